@@ -1,0 +1,213 @@
+package io.armtrace.image;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * Program memory as a set of possibly sparse, possibly overlapping regions; where regions overlap the
+ * one added later wins. Reads that cross from one region into the next work byte by byte. Reading an
+ * instruction is the decoders' hot path: the common case (a read inside the region that answered the
+ * previous read) costs a bounds check and the loads.
+ *
+ * <p>Instances are not thread-safe while regions are being added; once built they can be read from
+ * several threads if each uses its own {@link #copy()}, since the last-hit cache is per instance.
+ */
+public final class MemoryImage {
+
+    /** A contiguous block of memory at an address. */
+    public record Region(long start, byte[] data, String name) {
+        public long end() {
+            return start + data.length;
+        }
+
+        boolean contains(long addr) {
+            return addr >= start && addr < start + data.length;
+        }
+    }
+
+    private final List<Region> added = new ArrayList<>();
+    /** Non-overlapping pieces sorted by address, rebuilt after adds; the later-added region wins. */
+    private long[] pieceStart = new long[0];
+    private long[] pieceEnd = new long[0];
+    private Region[] pieceRegion = new Region[0];
+    private boolean dirty;
+    private int last = -1;
+
+    public MemoryImage() {
+    }
+
+    private MemoryImage(MemoryImage other) {
+        other.build();
+        added.addAll(other.added);
+        pieceStart = other.pieceStart;
+        pieceEnd = other.pieceEnd;
+        pieceRegion = other.pieceRegion;
+    }
+
+    /** A view of the same memory with its own read cache, for use on another thread. */
+    public MemoryImage copy() {
+        return new MemoryImage(this);
+    }
+
+    public MemoryImage add(long address, byte[] data, String name) {
+        added.add(new Region(address, data, name));
+        dirty = true;
+        return this;
+    }
+
+    public MemoryImage addAll(MemoryImage other) {
+        for (Region r : other.regions()) {
+            add(r.start(), r.data(), r.name());
+        }
+        return this;
+    }
+
+    /** The regions in the order they were added. */
+    public List<Region> regions() {
+        return List.copyOf(added);
+    }
+
+    public boolean isEmpty() {
+        return added.isEmpty();
+    }
+
+    private void build() {
+        if (!dirty) {
+            return;
+        }
+        // Paint regions in order of addition onto a list of disjoint pieces: later ones win.
+        List<long[]> pieces = new ArrayList<>(); // {start, end, regionIndex}
+        for (int i = 0; i < added.size(); i++) {
+            Region r = added.get(i);
+            long s = r.start();
+            long e = r.end();
+            if (e <= s) {
+                continue;
+            }
+            List<long[]> next = new ArrayList<>();
+            for (long[] p : pieces) {
+                if (p[1] <= s || p[0] >= e) {
+                    next.add(p);
+                } else {
+                    if (p[0] < s) {
+                        next.add(new long[] {p[0], s, p[2]});
+                    }
+                    if (p[1] > e) {
+                        next.add(new long[] {e, p[1], p[2]});
+                    }
+                }
+            }
+            next.add(new long[] {s, e, i});
+            pieces = next;
+        }
+        pieces.sort((a, b) -> Long.compare(a[0], b[0]));
+        int n = pieces.size();
+        pieceStart = new long[n];
+        pieceEnd = new long[n];
+        pieceRegion = new Region[n];
+        for (int i = 0; i < n; i++) {
+            long[] p = pieces.get(i);
+            pieceStart[i] = p[0];
+            pieceEnd[i] = p[1];
+            pieceRegion[i] = added.get((int) p[2]);
+        }
+        dirty = false;
+        last = -1;
+    }
+
+    private int find(long addr) {
+        int l = last;
+        if (l >= 0 && addr >= pieceStart[l] && addr < pieceEnd[l]) {
+            return l;
+        }
+        if (dirty) {
+            build();
+        }
+        int i = Arrays.binarySearch(pieceStart, addr);
+        if (i < 0) {
+            i = -i - 2;
+        }
+        if (i >= 0 && addr < pieceEnd[i]) {
+            last = i;
+            return i;
+        }
+        return -1;
+    }
+
+    /** True if every byte of [addr, addr+len) is in the image. */
+    public boolean contains(long addr, int len) {
+        for (long a = addr; a < addr + len; ) {
+            int p = find(a);
+            if (p < 0) {
+                return false;
+            }
+            a = pieceEnd[p];
+        }
+        return true;
+    }
+
+    /** The byte at {@code addr}, or -1 if it is outside the image. */
+    public int u8(long addr) {
+        int p = find(addr);
+        if (p < 0) {
+            return -1;
+        }
+        Region r = pieceRegion[p];
+        return r.data()[(int) (addr - r.start())] & 0xFF;
+    }
+
+    /** The little-endian halfword at {@code addr}, or -1 if any byte of it is outside the image. */
+    public int u16(long addr) {
+        int p = find(addr);
+        if (p >= 0 && addr + 2 <= pieceEnd[p]) {
+            Region r = pieceRegion[p];
+            int o = (int) (addr - r.start());
+            byte[] d = r.data();
+            return (d[o] & 0xFF) | (d[o + 1] & 0xFF) << 8;
+        }
+        int b0 = u8(addr);
+        int b1 = u8(addr + 1);
+        return (b0 < 0 || b1 < 0) ? -1 : b0 | b1 << 8;
+    }
+
+    /** The little-endian word at {@code addr} as an unsigned value, or -1 if any byte is outside. */
+    public long u32(long addr) {
+        int p = find(addr);
+        if (p >= 0 && addr + 4 <= pieceEnd[p]) {
+            Region r = pieceRegion[p];
+            int o = (int) (addr - r.start());
+            byte[] d = r.data();
+            return ((d[o] & 0xFF) | (d[o + 1] & 0xFF) << 8 | (d[o + 2] & 0xFF) << 16 | (d[o + 3] & 0xFFL) << 24);
+        }
+        int lo = u16(addr);
+        int hi = u16(addr + 2);
+        return (lo < 0 || hi < 0) ? -1 : (lo | (long) hi << 16);
+    }
+
+    /**
+     * Copies up to {@code len} bytes starting at {@code addr}; stops at the first byte outside the image.
+     * Returns how many bytes were copied.
+     */
+    public int read(long addr, byte[] dst, int off, int len) {
+        int n = 0;
+        while (n < len) {
+            int p = find(addr + n);
+            if (p < 0) {
+                break;
+            }
+            Region r = pieceRegion[p];
+            int o = (int) (addr + n - r.start());
+            int k = (int) Math.min(len - n, pieceEnd[p] - (addr + n));
+            System.arraycopy(r.data(), o, dst, off + n, k);
+            n += k;
+        }
+        return n;
+    }
+
+    /** The region that supplies the byte at {@code addr}, or null. */
+    public Region regionAt(long addr) {
+        int p = find(addr);
+        return p < 0 ? null : pieceRegion[p];
+    }
+}

@@ -1,0 +1,80 @@
+package io.armtrace.isa;
+
+import io.armtrace.trace.Isa;
+import io.armtrace.trace.WaypointKind;
+
+/**
+ * What the flow decoders need to know about one instruction. Mutable and reused on the hot path: the
+ * classifier fills it in; callers copy out what they keep.
+ */
+public final class Insn {
+    /** Address of the instruction. */
+    public long address;
+    public Isa isa;
+    /** 2 or 4 bytes. */
+    public int size;
+    /** The encoding: an A32 word; a T32 halfword, or for 32-bit T32 first halfword << 16 | second. */
+    public int opcode;
+    /** What kind of waypoint it is; {@link WaypointKind#NONE} if it never changes the PC itself. */
+    public WaypointKind kind = WaypointKind.NONE;
+    /** Target of a direct branch (B, BL, BLX imm, CBZ/CBNZ), otherwise -1. */
+    public long target = -1;
+    /** ISA at the direct target (differs from {@link #isa} for BLX imm). */
+    public Isa targetIsa;
+    /** True for branches with link (BL, BLX): they write {@link #returnAddress} into LR. */
+    public boolean link;
+    /** address + size: the return address a linking branch pushes. */
+    public long returnAddress;
+    /** Condition code 0-15 (14 = always); inside an IT block, the block's condition for it. */
+    public int cond = 14;
+    /** True for an instruction that is conditional (by its encoding or by an IT block). */
+    public boolean conditional;
+    /** IT state after this instruction (ITSTATE as the CPSR holds it; 0 outside IT blocks). */
+    public int itStateAfter;
+    /** True if the encoding is UNDEFINED or UNPREDICTABLE in a way that makes walking it meaningless. */
+    public boolean undefined;
+
+    public boolean isWaypoint() {
+        return kind != WaypointKind.NONE;
+    }
+
+    void reset(long address, Isa isa) {
+        this.address = address;
+        this.isa = isa;
+        this.size = isa == Isa.A32 ? 4 : 2;
+        this.opcode = 0;
+        this.kind = WaypointKind.NONE;
+        this.target = -1;
+        this.targetIsa = isa;
+        this.link = false;
+        this.returnAddress = 0;
+        this.cond = 14;
+        this.conditional = false;
+        this.itStateAfter = 0;
+        this.undefined = false;
+    }
+
+    public Insn copy() {
+        Insn c = new Insn();
+        c.address = address;
+        c.isa = isa;
+        c.size = size;
+        c.opcode = opcode;
+        c.kind = kind;
+        c.target = target;
+        c.targetIsa = targetIsa;
+        c.link = link;
+        c.returnAddress = returnAddress;
+        c.cond = cond;
+        c.conditional = conditional;
+        c.itStateAfter = itStateAfter;
+        c.undefined = undefined;
+        return c;
+    }
+
+    @Override
+    public String toString() {
+        return String.format("%s@0x%08x size=%d op=0x%08x %s target=%s%s cond=%d", isa, address, size, opcode, kind,
+                target < 0 ? "-" : "0x" + Long.toHexString(target), link ? " link" : "", cond);
+    }
+}

@@ -1,0 +1,12 @@
+package io.armtrace.protocol;
+
+import io.armtrace.image.ProgramImage;
+import io.armtrace.source.Registers;
+
+/**
+ * Everything a decoder needs for one trace source: its trace ID, its trace unit registers, the program
+ * image and the trace bytes, plus options.
+ */
+public record DecodeInput(int traceId, Registers registers, ProgramImage image, TraceData data,
+                          DecodeOptions options) {
+}

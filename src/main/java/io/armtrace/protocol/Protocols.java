@@ -1,0 +1,44 @@
+package io.armtrace.protocol;
+
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * The one registry that maps a protocol name or a snapshot device type to its decoder. Each protocol
+ * package registers exactly one entry here.
+ */
+public final class Protocols {
+    private static final List<TraceProtocol> ALL = List.of(
+            new NotYetAvailable("etm2", "ETMv1/ETMv2", Set.of("ETM1", "ETM2", "ETMV1", "ETMV2")),
+            new NotYetAvailable("etm3", "ETMv3", Set.of("ETM3", "ETMV3")),
+            new NotYetAvailable("ptm", "PFT (PTM)", Set.of("PTM", "PFT")),
+            new NotYetAvailable("mtb", "MTB", Set.of("MTB")));
+
+    private Protocols() {
+    }
+
+    public static List<TraceProtocol> all() {
+        return ALL;
+    }
+
+    public static String names() {
+        return ALL.stream().map(TraceProtocol::name).collect(Collectors.joining(", "));
+    }
+
+    /** The protocol called {@code name} on the command line. */
+    public static Optional<TraceProtocol> byName(String name) {
+        String n = name.toLowerCase(Locale.ROOT);
+        return ALL.stream().filter(p -> p.name().equals(n)).findFirst();
+    }
+
+    /** The protocol a snapshot device of this type speaks, if armtrace knows it. */
+    public static Optional<TraceProtocol> forDeviceType(String type) {
+        if (type == null) {
+            return Optional.empty();
+        }
+        return ALL.stream().filter(p -> p.handlesDeviceType(type.trim())).findFirst();
+    }
+}

@@ -1,0 +1,46 @@
+package io.armtrace.protocol;
+
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * One trace source's raw trace bytes (already deformatted), opened as a stream so that decoders read
+ * it in chunks and never need it all in memory.
+ */
+public interface TraceData {
+    /** A name for messages: the file, or the file and trace ID it was taken from. */
+    String name();
+
+    InputStream open() throws IOException;
+
+    static TraceData of(String name, byte[] bytes) {
+        return new TraceData() {
+            @Override
+            public String name() {
+                return name;
+            }
+
+            @Override
+            public InputStream open() {
+                return new ByteArrayInputStream(bytes);
+            }
+        };
+    }
+
+    static TraceData of(Path file) {
+        return new TraceData() {
+            @Override
+            public String name() {
+                return file.toString();
+            }
+
+            @Override
+            public InputStream open() throws IOException {
+                return Files.newInputStream(file);
+            }
+        };
+    }
+}

@@ -1,0 +1,5 @@
+package io.armtrace.trace;
+
+/** The trace unit's trigger event fired. */
+public record Trigger(int source, long offset) implements TraceElement {
+}
