@@ -6,7 +6,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import net.fornwall.jelf.ElfException;
 import net.fornwall.jelf.ElfFile;
 import net.fornwall.jelf.ElfSection;
 import net.fornwall.jelf.ElfSegment;
@@ -45,7 +44,7 @@ public final class ElfImage {
         ElfFile elf;
         try {
             elf = ElfFile.from(bytes);
-        } catch (ElfException | RuntimeException e) {
+        } catch (RuntimeException e) {
             throw new ImageException(name + ": not a readable ELF file (" + e.getMessage() + ").", e);
         }
         if (!elf.is32Bits()) {
@@ -74,7 +73,7 @@ public final class ElfImage {
                 }
             }
             return new ProgramImage(memory, symbols(elf));
-        } catch (ElfException | RuntimeException e) {
+        } catch (RuntimeException e) {
             if (e instanceof ImageException ie) {
                 throw ie;
             }
@@ -82,7 +81,7 @@ public final class ElfImage {
         }
     }
 
-    private static SymbolTable symbols(ElfFile elf) throws ElfException {
+    private static SymbolTable symbols(ElfFile elf) {
         ElfSymbolTableSection tab = elf.getSymbolTableSection();
         if (tab == null) {
             return SymbolTable.EMPTY;
