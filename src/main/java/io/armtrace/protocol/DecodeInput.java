@@ -2,6 +2,7 @@ package io.armtrace.protocol;
 
 import io.armtrace.image.ProgramImage;
 import io.armtrace.source.Registers;
+import io.armtrace.source.TraceData;
 
 /**
  * Everything a decoder needs for one trace source: its trace ID, its trace unit registers, the program

@@ -1,4 +1,4 @@
-package io.armtrace.protocol;
+package io.armtrace.source;
 
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
