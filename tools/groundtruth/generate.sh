@@ -91,3 +91,7 @@ for t in $TARGETS; do
     esac
 done
 [ -n "${KEEP:-}" ] || rm -rf "$WORK"
+
+# The characterisation table of tools/groundtruth/README.md
+(cd "$ROOT" && mvn -o -q -B test-compile)
+java -cp "$ROOT/target/classes:$ROOT/target/test-classes:$JELF" io.armtrace.groundtruth.Characterise

@@ -174,6 +174,76 @@ class QemuPluginLogTest {
                 new ExecutionEvent.Step(0x400, io.armtrace.trace.Isa.T32, 4, true));
     }
 
+    /**
+     * A Thumb-1 BL pair (0xf000 0xf9a0) whose halves QEMU logged separately, as it does where the
+     * pair straddles a 1 KiB page on an ARMv5 core: one 32-bit instruction in the record.
+     */
+    @Test
+    void thumbBlHalvesLoggedApartBecomeOneInstruction() throws IOException {
+        String log = "I 000003fe 2 00f0\nI 00000400 2 a0f9\nI 00000742 2 7047\n";
+        List<ExecutionEvent> out = new ArrayList<>();
+        QemuPluginLog.Stats stats = QemuPluginLog.importLog(new ByteArrayInputStream(log.getBytes(StandardCharsets.US_ASCII)),
+                Profile.AR, null, null, out::add);
+        assertThat(out).containsExactly(
+                new ExecutionEvent.Step(0x3fe, io.armtrace.trace.Isa.T32, 4, true),
+                new ExecutionEvent.Step(0x742, io.armtrace.trace.Isa.T32, 2, true));
+        assertThat(stats.mergedHalves).isEqualTo(1);
+    }
+
+    private static List<ExecutionEvent> importText(Profile profile, String... lines) throws IOException {
+        List<ExecutionEvent> out = new ArrayList<>();
+        String log = String.join("\n", lines) + "\n";
+        QemuPluginLog.importLog(new ByteArrayInputStream(log.getBytes(StandardCharsets.US_ASCII)), profile, null, null, out::add);
+        return out;
+    }
+
+    /**
+     * An IRQ taken right after the return from another (lines as QEMU 7.2 writes them): the first
+     * exception returned to where the second one returns, and both say so.
+     */
+    @Test
+    void irqRightAfterAnExceptionReturn() throws IOException {
+        List<ExecutionEvent> got = importText(Profile.AR,
+                "I 00001000 4 0000a0e1",
+                "Taking exception 5 [IRQ] on CPU 0",
+                "I 00000018 4 170000ea",
+                "I 00000070 4 04f05ee2",
+                "Exception return from AArch32 irq to sys PC 0x1004",
+                "Taking exception 5 [IRQ] on CPU 0",
+                "I 00000018 4 170000ea",
+                "I 00000070 4 04f05ee2",
+                "Exception return from AArch32 irq to sys PC 0x1004",
+                "I 00001004 4 0000a0e1");
+        assertThat(got).containsExactlyElementsOf(events("AR",
+                "I 00001000 A32 4 E", "X 6 00001004 00000018", "I 00000018 A32 4 E", "I 00000070 A32 4 E",
+                "R 00001004", "X 6 00001004 00000018", "I 00000018 A32 4 E", "I 00000070 A32 4 E",
+                "R 00001004", "I 00001004 A32 4 E"));
+    }
+
+    /** M profile tail-chaining: SysTick's return goes straight into the pending SVCall, no R between. */
+    @Test
+    void tailChainedExceptionHasNoReturnBetween() throws IOException {
+        List<ExecutionEvent> got = importText(Profile.M,
+                "I 00000100 2 00bf",
+                "Taking exception 5 [IRQ] on CPU 0",
+                "...taking pending nonsecure exception 15",
+                "...loaded new PC 0x85",
+                "I 00000084 2 7047",
+                "Taking exception 8 [QEMU v7M exception exit] on CPU 0",
+                "Exception return: magic PC fffffff9 previous exception 15",
+                "Taking exception 5 [IRQ] on CPU 0",
+                "...taking pending nonsecure exception 14",
+                "...loaded new PC 0x91",
+                "I 00000090 2 7047",
+                "Taking exception 8 [QEMU v7M exception exit] on CPU 0",
+                "Exception return: magic PC fffffff9 previous exception 14",
+                "...successful exception return",
+                "I 00000102 2 00bf");
+        assertThat(got).containsExactlyElementsOf(events("M",
+                "I 00000100 T32 2 E", "X 15 00000102 00000084", "I 00000084 T32 2 E",
+                "X 14 00000102 00000090", "I 00000090 T32 2 E", "R 00000102", "I 00000102 T32 2 E"));
+    }
+
     @Test
     void malformedInstructionLineNamesTheLine() {
         String log = "I 00000100 2 0028\nI 00000102\n";
