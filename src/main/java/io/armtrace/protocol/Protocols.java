@@ -14,7 +14,7 @@ public final class Protocols {
     private static final List<TraceProtocol> ALL = List.of(
             new NotYetAvailable("etm2", "ETMv1/ETMv2", Set.of("ETM1", "ETM2", "ETMV1", "ETMV2")),
             new NotYetAvailable("etm3", "ETMv3", Set.of("ETM3", "ETMV3")),
-            new NotYetAvailable("ptm", "PFT (PTM)", Set.of("PTM", "PFT")),
+            new io.armtrace.protocol.ptm.PtmProtocol(),
             new NotYetAvailable("mtb", "MTB", Set.of("MTB")));
 
     private Protocols() {
