@@ -220,6 +220,25 @@ class QemuPluginLogTest {
                 "R 00001004", "I 00001004 A32 4 E"));
     }
 
+    /**
+     * An undefined instruction (udf #0, 0xe7f000f0) whose handler returns past it with
+     * {@code movs pc, lr}: the preferred return is the undefined instruction itself (ARM DDI 0406C
+     * B1.9.6), the return resumes after it.
+     */
+    @Test
+    void undefinedInstructionReturnsPastItself() throws IOException {
+        List<ExecutionEvent> got = importText(Profile.AR,
+                "I 00001000 4 f000f0e7",
+                "Taking exception 1 [Undefined Instruction] on CPU 0",
+                "...from EL1 to EL1",
+                "I 00000004 4 0ef0b0e1",
+                "Exception return from AArch32 und to sys PC 0x1004",
+                "I 00001004 4 0000a0e1");
+        assertThat(got).containsExactlyElementsOf(events("AR",
+                "I 00001000 A32 4 E", "X 1 00001000 00000004", "I 00000004 A32 4 E", "R 00001004",
+                "I 00001004 A32 4 E"));
+    }
+
     /** M profile tail-chaining: SysTick's return goes straight into the pending SVCall, no R between. */
     @Test
     void tailChainedExceptionHasNoReturnBetween() throws IOException {
