@@ -228,7 +228,7 @@ public final class Etm3Encoder {
                     continue;
                 }
                 if (mustBranch || t.preferredReturn() != expect) {
-                    branchPacket(t.preferredReturn(), expectIsa, 0, 0);
+                    branchPacket(t.preferredReturn(), returnIsa(ev, i, t.preferredReturn(), expectIsa), 0, 0);
                 }
                 Isa hIsa = handlerIsa(ev, i);
                 if (o.armv7m() && o.exceptionPackets()) {
@@ -236,7 +236,9 @@ public final class Etm3Encoder {
                     put(0x7E); // exception entry marker (ARMv7-M)
                 }
                 int excp = o.armv7m() ? Etm3Exceptions.mCode(t.number()) : Etm3Exceptions.arCode(t.number());
-                branchPacket(t.handler(), hIsa, excp, o.deprecatedExceptions() && !o.armv7m() ? t.number() + 100 : 0);
+                boolean byte5 = o.deprecatedExceptions() && !o.armv7m() && hIsa == Isa.A32
+                        && (t.number() > 4 || ((t.handler() & 0x1F) >> 2) == t.number());
+                branchPacket(t.handler(), hIsa, excp, byte5 ? t.number() + 100 : 0);
                 mustBranch = false;
                 expect = t.handler();
                 expectIsa = hIsa;
@@ -261,6 +263,16 @@ public final class Etm3Encoder {
         }
         flushAtoms();
         return new Result(Arrays.copyOf(out, n), o.config());
+    }
+
+    /** The ISA at an exception's preferred return address: where execution later resumes there. */
+    private static Isa returnIsa(List<ExecutionEvent> ev, int i, long address, Isa otherwise) {
+        for (int k = i + 1; k < ev.size(); k++) {
+            if (ev.get(k) instanceof ExecutionEvent.Step s && s.address() == address) {
+                return s.isa();
+            }
+        }
+        return (address & 2) != 0 ? Isa.T32 : otherwise;
     }
 
     private Isa handlerIsa(List<ExecutionEvent> ev, int i) {
