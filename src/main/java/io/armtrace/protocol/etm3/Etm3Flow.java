@@ -60,6 +60,7 @@ public final class Etm3Flow implements Etm3PacketReader.Listener {
     private long cycles;
     private boolean exceptionExitPending;
     private boolean atomsLostReported;
+    private boolean inGap;
 
     // context
     private boolean contextKnown;
@@ -130,7 +131,11 @@ public final class Etm3Flow implements Etm3PacketReader.Listener {
 
     private void lost(String why, long offset) {
         flush();
-        sink.accept(new Gap(source, why, offset));
+        if (!inGap) {
+            // one gap per damaged stretch: the bytes skipped after a malformed packet belong to it
+            sink.accept(new Gap(source, why, offset));
+            inGap = true;
+        }
         synced = false;
         haveAddress = false;
         lastValid = false;
@@ -164,6 +169,7 @@ public final class Etm3Flow implements Etm3PacketReader.Listener {
             emitContext();
         }
         synced = true;
+        inGap = false;
         exceptionExitPending = false;
         lastValid = false;
         atomsLostReported = false;
