@@ -158,8 +158,9 @@ public final class QemuPluginLog {
                 if (entering != null) {
                     entering.handler = parseHex(s, "...loaded new PC ".length()) & ~1L;
                 }
-            } else if (s.startsWith("Exception return: ")) {
-                // M profile: "Exception return: magic PC fffffff9 previous exception 15"
+            } else if (s.startsWith("Exception return")) {
+                // M profile: "Exception return: magic PC fffffff9 previous exception 15";
+                // A/R profile: "Exception return from AArch32 irq to sys PC 0x6001273e"
                 returning = true;
             }
             // anything else (register dumps, semihosting chatter, "...from EL1 to EL1") is not ours
