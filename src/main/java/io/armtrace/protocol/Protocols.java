@@ -15,7 +15,7 @@ public final class Protocols {
             new NotYetAvailable("etm2", "ETMv1/ETMv2", Set.of("ETM1", "ETM2", "ETMV1", "ETMV2")),
             new NotYetAvailable("etm3", "ETMv3", Set.of("ETM3", "ETMV3")),
             new NotYetAvailable("ptm", "PFT (PTM)", Set.of("PTM", "PFT")),
-            new NotYetAvailable("mtb", "MTB", Set.of("MTB")));
+            new io.armtrace.protocol.mtb.MtbProtocol());
 
     private Protocols() {
     }
