@@ -215,7 +215,7 @@ public final class MtbFlow implements MtbPacketListener {
                         return;
                     }
                     lastKind = MtbPacket.isMagic(dst) ? WaypointKind.EXCEPTION_RETURN : insn.kind;
-                } else if (insn.opcode != 0 || insn.kind != WaypointKind.NONE) {
+                } else if (code.knowsKinds()) {
                     error(String.format("the instruction at 0x%08x is not a branch, but the packet says it branched to "
                             + "0x%08x (corrupt packet or wrong image)", to, dst), to, offset);
                     return;

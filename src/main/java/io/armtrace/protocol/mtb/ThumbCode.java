@@ -17,6 +17,11 @@ final class ThumbCode {
         this.memory = memory;
     }
 
+    /** True once the classifier has told branch kinds (false while only sizes are known). */
+    boolean knowsKinds() {
+        return !classifierMissing;
+    }
+
     /** Classifies the instruction at {@code address}; false if its bytes are not in the image. */
     boolean read(long address, int itState, Insn out) {
         if (!classifierMissing) {
