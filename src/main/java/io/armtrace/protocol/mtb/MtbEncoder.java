@@ -2,6 +2,12 @@ package io.armtrace.protocol.mtb;
 
 import io.armtrace.execution.Execution;
 import io.armtrace.execution.ExecutionEvent;
+import io.armtrace.image.ProgramImage;
+import io.armtrace.isa.Insn;
+import io.armtrace.isa.InstructionClassifier;
+import io.armtrace.isa.Profile;
+import io.armtrace.trace.Isa;
+import io.armtrace.trace.WaypointKind;
 import io.armtrace.source.Registers;
 import java.util.List;
 import java.util.OptionalLong;
@@ -12,6 +18,10 @@ import java.util.SplittableRandom;
  * one packet per taken branch, per exception entry and two per exception return, into a circular
  * buffer of {@code bufferSize} bytes that sits at {@code bufferOffset} of an SRAM region of
  * {@code sramSize} bytes starting at bus address {@code base}.
+ *
+ * <p>A branch writes a packet whenever it is taken, also when it lands on the next instruction (a
+ * {@code MOV pc, r3} through a jump table whose entry is the following case): the program image tells
+ * which executed instructions are branches.
  *
  * <p>Trace windows model the MTB's TSTART/TSTOP inputs driven by address comparators: when an
  * instruction at a {@code tstart} address executes, trace is enabled (the next packet has S = 1); when
@@ -91,6 +101,9 @@ public final class MtbEncoder {
     static final int EXC_RETURN_HANDLER = 0xFFFFFFF1;
 
     private final Options o;
+    private final ProgramImage image;
+    private final InstructionClassifier classifier = new InstructionClassifier(Profile.M);
+    private final Insn insn = new Insn();
     private final byte[] sram;
     private final int bufferStart;
     private int pointer;
@@ -99,8 +112,9 @@ public final class MtbEncoder {
     private boolean startPending = true;
     private long written;
 
-    private MtbEncoder(Options o) {
+    private MtbEncoder(Options o, ProgramImage image) {
         this.o = o;
+        this.image = image;
         this.sram = new byte[(int) o.sramSize()];
         if (o.fillSeed() != 0) {
             new SplittableRandom(o.fillSeed()).nextBytes(sram);
@@ -109,8 +123,19 @@ public final class MtbEncoder {
         this.enabled = o.tstart().length == 0;
     }
 
-    public static Result encode(Execution execution, Options options) {
-        return new MtbEncoder(options).run(execution.events());
+    /** {@code image} may be null: then only changes of address count as taken branches. */
+    public static Result encode(Execution execution, ProgramImage image, Options options) {
+        return new MtbEncoder(options, image).run(execution.events());
+    }
+
+    /** True if {@code s} is an executed branch that was taken although it lands on the next instruction. */
+    private boolean branchToNext(ExecutionEvent.Step s) {
+        if (image == null || !s.executed() || s.isa() != Isa.T32
+                || !classifier.classify(image.memory(), s.address(), Isa.T32, 0, insn)) {
+            return false;
+        }
+        return insn.kind == WaypointKind.INDIRECT_BRANCH
+                || (insn.kind == WaypointKind.DIRECT_BRANCH && insn.target == s.address() + s.size());
     }
 
     private Result run(List<ExecutionEvent> events) {
@@ -129,7 +154,8 @@ public final class MtbEncoder {
                 if (afterReturn) {
                     packet(excReturn(depth) | 1, (int) returnResume);
                     afterReturn = false;
-                } else if (prev != null && !sincePrev && s.address() != prev.address() + prev.size()) {
+                } else if (prev != null && !sincePrev
+                        && (s.address() != prev.address() + prev.size() || branchToNext(prev))) {
                     packet((int) prev.address(), (int) s.address());
                 }
                 if (halting) {

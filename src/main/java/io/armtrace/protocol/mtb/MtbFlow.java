@@ -208,27 +208,23 @@ public final class MtbFlow implements MtbPacketListener {
             }
             if (addr == to) {
                 // the branch that wrote the packet
-                if (insn.kind != WaypointKind.NONE && insn.kind != WaypointKind.BARRIER) {
-                    if (insn.kind == WaypointKind.DIRECT_BRANCH && insn.target >= 0 && insn.target != dst) {
-                        error(String.format("the branch at 0x%08x goes to 0x%08x, the packet says 0x%08x (corrupt packet "
-                                + "or wrong image)", to, insn.target, dst), to, offset);
-                        return;
-                    }
-                    lastKind = MtbPacket.isMagic(dst) ? WaypointKind.EXCEPTION_RETURN : insn.kind;
-                } else if (code.knowsKinds()) {
+                if (!insn.writesPc() || insn.kind == WaypointKind.EXCEPTION_CALL) {
                     error(String.format("the instruction at 0x%08x is not a branch, but the packet says it branched to "
                             + "0x%08x (corrupt packet or wrong image)", to, dst), to, offset);
                     return;
-                } else {
-                    lastKind = MtbPacket.isMagic(dst) ? WaypointKind.EXCEPTION_RETURN : WaypointKind.NONE;
                 }
+                if (insn.kind == WaypointKind.DIRECT_BRANCH && insn.target != dst) {
+                    error(String.format("the branch at 0x%08x goes to 0x%08x, the packet says 0x%08x (corrupt packet "
+                            + "or wrong image)", to, insn.target, dst), to, offset);
+                    return;
+                }
+                lastKind = MtbPacket.isMagic(dst) ? WaypointKind.EXCEPTION_RETURN : insn.kind;
                 last = addr;
                 lastSize = insn.size;
                 count++;
                 break;
             }
-            if (insn.kind != WaypointKind.NONE && insn.kind != WaypointKind.BARRIER && !insn.conditional
-                    && !passable(addr, to, exception)) {
+            if (insn.writesPc() && !insn.conditional && !passable(addr, to, exception)) {
                 error(String.format("the code at 0x%08x changes the flow unconditionally, yet the trace continues "
                         + "sequentially to 0x%08x (lost packet or wrong image)", addr, to), addr, offset);
                 return;

@@ -129,7 +129,7 @@ public final class MtbProtocol implements TraceProtocol {
                     + "'; known: " + String.join(", ", encodeOptions().keySet()) + ".");
         }
         MtbEncoder.Options o = new MtbEncoder.Options(size, sram, offset, base, tstart, tstop, halt, recordPc, bits, seed);
-        MtbEncoder.Result r = MtbEncoder.encode(execution, o);
+        MtbEncoder.Result r = MtbEncoder.encode(execution, image, o);
         return new EncodeOutput(r.sram(), r.registers(), "MTB");
     }
 

@@ -2,12 +2,19 @@ package io.armtrace.protocol.mtb;
 
 import io.armtrace.execution.Execution;
 import io.armtrace.execution.ExecutionEvent;
+import io.armtrace.image.ProgramImage;
+import io.armtrace.isa.Insn;
+import io.armtrace.isa.InstructionClassifier;
+import io.armtrace.isa.Profile;
+import io.armtrace.trace.Isa;
+import io.armtrace.trace.WaypointKind;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
  * What an MTB decode must give back for an execution, derived without encoding anything: the rule of
- * the MTB storage format stated over instruction indices. Every taken branch, exception entry and
+ * the MTB storage format stated over instruction indices. Every taken branch (also one that lands on
+ * the next instruction, which only the image can tell), exception entry and
  * exception return (two packets) writes packets "after" the instruction that precedes it (its moment);
  * the buffer keeps the newest {@code capacity} written packets; between two kept packets of one
  * stretch the decode gives exactly the instructions executed between their moments; a stretch begins at
@@ -23,7 +30,7 @@ final class MtbReference {
     private record Packet(long moment, boolean start) {
     }
 
-    static MtbReference of(Execution execution, int capacity, long[] tstart, long[] tstop, long haltAfter,
+    static MtbReference of(Execution execution, ProgramImage image, int capacity, long[] tstart, long[] tstop, long haltAfter,
                            boolean completeWithPc) {
         List<ExecutionEvent.Step> steps = execution.steps();
         List<Long> moments = new ArrayList<>(); // moment of each packet the core writes
@@ -36,7 +43,7 @@ final class MtbReference {
             if (e instanceof ExecutionEvent.Step s) {
                 if (lastStep >= 0 && !exceptionSince) {
                     ExecutionEvent.Step p = steps.get((int) lastStep);
-                    if (s.address() != p.address() + p.size()) {
+                    if (s.address() != p.address() + p.size() || takenToNext(image, p)) {
                         moments.add(lastStep);
                     }
                 }
@@ -129,6 +136,14 @@ final class MtbReference {
             r.add(steps, from, completeWithPc && endOn ? end : to);
         }
         return r;
+    }
+
+    private static boolean takenToNext(ProgramImage image, ExecutionEvent.Step p) {
+        Insn i = new Insn();
+        if (!p.executed() || !new InstructionClassifier(Profile.M).classify(image.memory(), p.address(), Isa.T32, 0, i)) {
+            return false;
+        }
+        return i.kind == WaypointKind.INDIRECT_BRANCH || (i.kind == WaypointKind.DIRECT_BRANCH && i.target == p.address() + p.size());
     }
 
     private void add(List<ExecutionEvent.Step> steps, long afterMoment, long through) {

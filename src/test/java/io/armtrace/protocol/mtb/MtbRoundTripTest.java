@@ -61,7 +61,7 @@ class MtbRoundTripTest {
         for (long halt : haltPoints(ex)) {
             for (boolean pc : new boolean[] {false, true}) {
                 MtbEncoder.Options o = MtbEncoder.Options.ofSize(size).withHaltAfter(halt).withPc(pc);
-                MtbEncoder.Result r = MtbEncoder.encode(ex, o);
+                MtbEncoder.Result r = MtbEncoder.encode(ex, image, o);
                 sawWrapped |= (r.position() & 4) != 0;
                 sawUnwrapped |= (r.position() & 4) == 0;
                 check(ex, image, o, r, r.registers(), r.sram());
@@ -101,7 +101,7 @@ class MtbRoundTripTest {
         for (long[][] w : windows) {
             for (long halt : new long[] {0, steps.size() / 2}) {
                 MtbEncoder.Options o = MtbEncoder.Options.ofSize(size).withWindows(w[0], w[1]).withHaltAfter(halt);
-                MtbEncoder.Result r = MtbEncoder.encode(ex, o);
+                MtbEncoder.Result r = MtbEncoder.encode(ex, image, o);
                 restarts += check(ex, image, o, r, r.registers(), r.sram());
             }
         }
@@ -121,7 +121,7 @@ class MtbRoundTripTest {
             for (int bits : new int[] {32, 15}) {
                 MtbEncoder.Options o = MtbEncoder.Options.ofSize(size).withHaltAfter(halt)
                         .inSram(sram, offset, bits, 0x5eed + offset);
-                MtbEncoder.Result r = MtbEncoder.encode(ex, o);
+                MtbEncoder.Result r = MtbEncoder.encode(ex, image, o);
                 assertThat(r.sram()).hasSize((int) sram);
                 check(ex, image, o, r, r.registers(), r.sram());
                 // the same dump read without BASE, as from a bus address aligned to the SRAM size
@@ -134,7 +134,7 @@ class MtbRoundTripTest {
     /** Decodes and compares; returns the number of stretches that start after a trace restart. */
     static int check(Execution ex, ProgramImage image, MtbEncoder.Options o, MtbEncoder.Result r, Registers regs,
                      byte[] dump) throws IOException {
-        MtbReference ref = MtbReference.of(ex, o.bufferSize() / 8, o.tstart(), o.tstop(), o.haltAfter(),
+        MtbReference ref = MtbReference.of(ex, image, o.bufferSize() / 8, o.tstart(), o.tstop(), o.haltAfter(),
                 regs.has("PC"));
         ElementCollector out = new ElementCollector();
         new MtbProtocol().decode(new DecodeInput(0, regs, image, TraceData.of("mtb.bin", dump), DecodeOptions.DEFAULT),
