@@ -12,7 +12,7 @@ import java.util.stream.Collectors;
  */
 public final class Protocols {
     private static final List<TraceProtocol> ALL = List.of(
-            new NotYetAvailable("etm2", "ETMv1/ETMv2", Set.of("ETM1", "ETM2", "ETMV1", "ETMV2")),
+            new io.armtrace.protocol.etm2.Etm2Protocol(),
             new NotYetAvailable("etm3", "ETMv3", Set.of("ETM3", "ETMV3")),
             new NotYetAvailable("ptm", "PFT (PTM)", Set.of("PTM", "PFT")),
             new NotYetAvailable("mtb", "MTB", Set.of("MTB")));
