@@ -187,6 +187,8 @@ public final class InstructionClassifier {
                     out.kind = WaypointKind.EXCEPTION_CALL; // SVC (A8.8.228)
                 } else if ((w & 0x0FFF0FFF) == 0x0E070F95) {
                     out.kind = WaypointKind.BARRIER; // MCR p15, 0, Rt, c7, c5, 4: the CP15 ISB (B4.2.3)
+                } else if ((w & 0x0FFF0FDF) == 0x0E070F9A) {
+                    out.dataBarrier = true; // MCR p15, 0, Rt, c7, c10, 4 / 5: CP15 DSB / DMB
                 }
                 return;
             default: // 6: coprocessor load/store, MCRR/MRRC
@@ -270,6 +272,8 @@ public final class InstructionClassifier {
             out.kind = WaypointKind.EXCEPTION_RETURN;
         } else if ((w & 0xFFFFFFF0) == 0xF57FF060) { // ISB, A8.8.54
             out.kind = WaypointKind.BARRIER;
+        } else if ((w & 0xFFFFFFE0) == 0xF57FF040) { // DSB (0100), DMB (0101), A8.8.43/A8.8.44
+            out.dataBarrier = true;
         }
     }
 
@@ -378,6 +382,8 @@ public final class InstructionClassifier {
                 out.kind = WaypointKind.INDIRECT_BRANCH; // TBB, TBH (A8.8.239)
             } else if (hw1 == 0xEE07 && (hw2 & 0x0FFF) == 0x0F95 && !m) {
                 out.kind = WaypointKind.BARRIER; // MCR p15, 0, Rt, c7, c5, 4: the CP15 ISB (B4.2.3)
+            } else if (hw1 == 0xEE07 && (hw2 & 0x0FDF) == 0x0F9A && !m) {
+                out.dataBarrier = true; // MCR p15, 0, Rt, c7, c10, 4 / 5: CP15 DSB / DMB
             }
             return;
         }
@@ -404,9 +410,11 @@ public final class InstructionClassifier {
                 return;
             }
             switch (op) {
-                case 0x3B: // misc control: ISB is op2 0110 (A6.3.4 Table A6-15)
+                case 0x3B: // misc control, A6.3.4 Table A6-15: op2 0100 DSB, 0101 DMB, 0110 ISB
                     if ((hw2 & 0xF0) == 0x60) {
                         out.kind = WaypointKind.BARRIER;
+                    } else if ((hw2 & 0xE0) == 0x40) {
+                        out.dataBarrier = true;
                     }
                     return;
                 case 0x3C: // BXJ

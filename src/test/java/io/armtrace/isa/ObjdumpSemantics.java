@@ -24,6 +24,8 @@ final class ObjdumpSemantics {
     boolean direct;
     /** True if the text was recognised as a PC-writing or exception form and cond was parsed from it. */
     boolean condKnown;
+    /** True for DMB and DSB, and the CP15 c7, c10, 4/5 operations. */
+    boolean dataBarrier;
 
     private ObjdumpSemantics() {
     }
@@ -103,6 +105,11 @@ final class ObjdumpSemantics {
         // MCR p15, 0, Rt, c7, c5, 4: the CP15 ISB (objdump: "mcr 15, 0, r0, cr7, cr5, {4}")
         if ((c = withCond(m, "mcr")) >= 0 && ops.replace(" ", "").matches("p?15,0,\\w+,cr7,cr5,\\{4\\}")) {
             return s.set(WaypointKind.BARRIER, c, false, false);
+        }
+        if ((c = withCond(m, "dmb")) >= 0 || (c = withCond(m, "dsb")) >= 0
+                || ((c = withCond(m, "mcr")) >= 0 && ops.replace(" ", "").matches("p?15,0,\\w+,cr7,cr10,\\{[45]\\}"))) {
+            s.dataBarrier = true;
+            return s;
         }
         boolean listHasPc = ops.contains("{") && listContainsPc(ops);
         if ((c = withCond(m, "pop")) >= 0 || (c = ldmCond(m)) >= 0) {
