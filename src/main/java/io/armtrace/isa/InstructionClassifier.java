@@ -149,8 +149,10 @@ public final class InstructionClassifier {
                     return; // multiply, extra load/store: Rd/Rt = pc is UNPREDICTABLE (A5.2.7, A5.2.8)
                 }
                 if ((w & 0x01900000) == 0x01000000) {
-                    classifyA32Misc(w, out); // A5.2.12: op 10xx0
-                    return;
+                    if ((w & 0x80) == 0) {
+                        classifyA32Misc(w, out); // A5.2.12: op 10xx0, bit 7 clear
+                    }
+                    return; // bit 7 set: halfword multiply (SMLA<x><y> etc.), A5.2.7
                 }
                 dataProcessingA32(w, out);
                 return;
@@ -215,47 +217,27 @@ public final class InstructionClassifier {
         }
     }
 
-    /** Miscellaneous instructions, A5.2.12. */
+    /**
+     * Miscellaneous instructions, A5.2.12. The branch forms are matched with their should-be-one and
+     * should-be-zero bits: an encoding that differs there is UNPREDICTABLE, and GNU objdump decodes it
+     * as something else (MSR), so compiled code never holds it.
+     */
     private static void classifyA32Misc(int w, Insn out) {
-        if ((w & 0x80) != 0) {
-            return; // halfword multiply (SMLA<x><y> etc.), A5.2.7
-        }
-        int op2 = (w >>> 4) & 7;
-        int op = (w >>> 21) & 3;
-        switch (op2) {
-            case 1: // BX (op 01), CLZ (op 11)
-                if (op == 1) {
-                    out.kind = WaypointKind.INDIRECT_BRANCH;
-                }
-                return;
-            case 2: // BXJ: may enter Jazelle state or behave as BX
-                if (op == 1) {
-                    out.kind = WaypointKind.INDIRECT_BRANCH;
-                }
-                return;
-            case 3: // BLX (register)
-                if (op == 1) {
-                    out.kind = WaypointKind.INDIRECT_BRANCH;
-                    out.link = true;
-                }
-                return;
-            case 6: // ERET (op 11)
-                if (op == 3) {
-                    out.kind = WaypointKind.EXCEPTION_RETURN;
-                }
-                return;
-            case 7: // BKPT (01), HVC (10), SMC (11)
-                if (op != 0) {
-                    out.kind = WaypointKind.EXCEPTION_CALL;
-                    if (op == 1) {
-                        // BKPT is unconditional (cond other than AL is UNPREDICTABLE)
-                        out.cond = 14;
-                        out.conditional = false;
-                    }
-                }
-                return;
-            default:
-                return;
+        int x = w & 0x0FFFFFF0;
+        if (x == 0x012FFF10 || x == 0x012FFF20) { // BX, BXJ (BXJ may enter Jazelle or behave as BX)
+            out.kind = WaypointKind.INDIRECT_BRANCH;
+        } else if (x == 0x012FFF30) { // BLX (register)
+            out.kind = WaypointKind.INDIRECT_BRANCH;
+            out.link = true;
+        } else if ((w & 0x0FFFFFFF) == 0x0160006E) { // ERET
+            out.kind = WaypointKind.EXCEPTION_RETURN;
+        } else if ((w & 0x0FF000F0) == 0x01200070) { // BKPT: unconditional (cond other than AL UNPREDICTABLE)
+            out.kind = WaypointKind.EXCEPTION_CALL;
+            out.cond = 14;
+            out.conditional = false;
+        } else if ((w & 0x0FF000F0) == 0x01400070 || (w & 0x0FF000F0) == 0x01600070) {
+            // HVC, SMC (SMC's should-be-zero bits are not checked: GNU objdump does not either)
+            out.kind = WaypointKind.EXCEPTION_CALL;
         }
     }
 
@@ -375,8 +357,8 @@ public final class InstructionClassifier {
                     }
                 } else if (m) {
                     out.undefined = true;
-                } else {
-                    out.kind = WaypointKind.EXCEPTION_RETURN; // RFE
+                } else if (hw2 == 0xC000) {
+                    out.kind = WaypointKind.EXCEPTION_RETURN; // RFE (A8.8.139: hw2 is 11(0)...(0))
                 }
             } else if ((hw1 & 0xFFF0) == 0xE8D0 && (hw2 & 0xFFE0) == 0xF000) {
                 out.kind = WaypointKind.INDIRECT_BRANCH; // TBB, TBH (A8.8.239)
@@ -410,14 +392,19 @@ public final class InstructionClassifier {
                 return;
             }
             switch (op) {
+                // Below, the should-be-one/zero bits are part of the match: other values are
+                // UNPREDICTABLE, never in compiled code, and GNU objdump does not decode them as these.
                 case 0x3B: // misc control, A6.3.4 Table A6-15: op2 0100 DSB, 0101 DMB, 0110 ISB
-                    if ((hw2 & 0xF0) == 0x60) {
+                    if (hw1 == 0xF3BF && (hw2 & 0xFFF0) == 0x8F60) {
                         out.kind = WaypointKind.BARRIER;
-                    } else if ((hw2 & 0xE0) == 0x40) {
+                    } else if (hw1 == 0xF3BF && (hw2 & 0xFFE0) == 0x8F40) {
                         out.dataBarrier = true;
                     }
                     return;
                 case 0x3C: // BXJ
+                    if (hw2 != 0x8F00) {
+                        return;
+                    }
                     if (m) {
                         out.undefined = true;
                     } else {
@@ -425,6 +412,9 @@ public final class InstructionClassifier {
                     }
                     return;
                 case 0x3D: // SUBS PC, LR, #imm8 (ERET is SUBS PC, LR, #0), B9.3.19
+                    if (hw1 != 0xF3DE || (hw2 & 0xFF00) != 0x8F00) {
+                        return;
+                    }
                     if (m) {
                         out.undefined = true;
                     } else {
@@ -437,7 +427,7 @@ public final class InstructionClassifier {
                         out.kind = WaypointKind.EXCEPTION_CALL;
                         out.cond = 14;
                         out.conditional = false;
-                    } else if (op1 == 0) {
+                    } else if (op1 == 0) { // HVC, SMC (whose should-be-zero bits are not checked)
                         if (m) {
                             out.undefined = true;
                         } else {

@@ -106,8 +106,18 @@ class InstructionOracleTest {
         return m;
     }
 
+    static ObjdumpSemantics semantics(Row r) {
+        return ObjdumpSemantics.of(r.mnemonic(), r.operands(), r.target() >= 0, r.isa() == Isa.T32 && r.size() == 4);
+    }
+
+    static WaypointKind classifierKind(MemoryImage image, Profile profile, Row r) {
+        Insn insn = new Insn();
+        new InstructionClassifier(profile).classify(image, r.address(), r.isa(), 0, insn);
+        return insn.kind;
+    }
+
     @ParameterizedTest
-    @ValueSource(strings = {"a9-arm", "a9-thumb", "m3", "m0plus", "arm926"})
+    @ValueSource(strings = {"a9-arm", "a9-thumb", "m3", "m0plus", "arm926", "t16-all", "a32-random", "t32-random"})
     void everyRowAgreesWithObjdump(String name) throws IOException {
         Table t = load(name);
         MemoryImage image = image(t.rows());
@@ -117,13 +127,14 @@ class InstructionOracleTest {
         int conditionalBranches = 0;
         int itRows = 0;
         int dataBarriers = 0;
+        int unpredictable = 0;
         long prevEnd = -1;
         int it = 0;
         List<String> failures = new ArrayList<>();
         for (Row row : t.rows()) {
             int itBefore = row.address() == prevEnd ? it : 0;
             assertThat(classifier.classify(image, row.address(), row.isa(), itBefore, insn)).isTrue();
-            ObjdumpSemantics o = ObjdumpSemantics.of(row.mnemonic(), row.operands(), row.target() >= 0);
+            ObjdumpSemantics o = semantics(row);
             List<String> bad = new ArrayList<>(0);
             if (insn.size != row.size()) {
                 bad.add("size " + insn.size);
@@ -134,7 +145,9 @@ class InstructionOracleTest {
             if (insn.dataBarrier != o.dataBarrier) {
                 bad.add("dataBarrier " + insn.dataBarrier);
             }
-            if (insn.kind != o.kind) {
+            if (o.unpredictable) {
+                unpredictable++;
+            } else if (insn.kind != o.kind) {
                 bad.add("kind " + insn.kind + " but objdump implies " + o.kind);
             } else if (o.kind != WaypointKind.NONE) {
                 if (o.direct && insn.target != row.target()) {
@@ -177,13 +190,14 @@ class InstructionOracleTest {
             prevEnd = row.end();
         }
         System.out.printf("isa oracle %-9s %7d rows: %s, %d conditional direct branches, %d rows in IT blocks,"
-                + " %d DMB/DSB%n", name, t.rows().size(), counts, conditionalBranches, itRows, dataBarriers);
+                + " %d DMB/DSB, %d UNPREDICTABLE writes of the pc not compared%n", name, t.rows().size(), counts,
+                conditionalBranches, itRows, dataBarriers, unpredictable);
         assertThat(failures).as("rows where the classifier disagrees with objdump").isEmpty();
-        assertThat(t.rows().size()).isGreaterThan(50_000);
+        assertThat(t.rows().size()).isGreaterThan(5_000);
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"a9-arm", "a9-thumb", "m3", "m0plus", "arm926"})
+    @ValueSource(strings = {"a9-arm", "a9-thumb", "m3", "m0plus", "arm926", "t16-all", "a32-random", "t32-random"})
     void walkerBlocksEndWhereObjdumpSays(String name) throws IOException {
         Table t = load(name);
         List<Row> rows = t.rows();
@@ -192,8 +206,9 @@ class InstructionOracleTest {
         int[] cond = new int[rows.size()];
         for (int i = 0; i < rows.size(); i++) {
             Row r = rows.get(i);
-            ObjdumpSemantics o = ObjdumpSemantics.of(r.mnemonic(), r.operands(), r.target() >= 0);
-            kinds[i] = o.kind;
+            ObjdumpSemantics o = semantics(r);
+            // an UNPREDICTABLE write of the pc: take the classifier's view, the row test counts these
+            kinds[i] = o.unpredictable ? classifierKind(image, t.profile(), r) : o.kind;
             cond[i] = o.cond;
         }
         for (boolean isb : new boolean[] {false, true}) {
@@ -276,7 +291,7 @@ class InstructionOracleTest {
                     + " (they run into padding before a function in the other state)%n", name, isb, blocks, checked,
                     blocks - checked);
             assertThat(failures).isEmpty();
-            assertThat(checked).isGreaterThan(5_000);
+            assertThat(checked).isGreaterThan(1_000);
         }
     }
 }
