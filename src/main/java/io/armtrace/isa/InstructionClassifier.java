@@ -27,7 +27,15 @@ import io.armtrace.trace.WaypointKind;
  *   <li>{@link WaypointKind#BARRIER}: ISB, and its ARMv6 CP15 form MCR p15, 0, Rt, c7, c5, 4. Whether
  *       that is a waypoint depends on the trace protocol
  *       (see {@link CodeWalker}); use {@link Insn#writesPc()} for "can change the flow".
+ *   <li>DMB and DSB (and their CP15 forms) keep kind NONE and set {@link Insn#dataBarrier}.
  * </ul>
+ *
+ * <p>UNPREDICTABLE encodings: data processing into the pc in 32-bit T32, LDRB/LDRH/LDRD into the pc
+ * and the like are not waypoints here. Where an encoding has should-be-one/zero fields, the branch
+ * and barrier forms are matched with them (other values are UNPREDICTABLE; GNU objdump decodes them
+ * as other instructions), except SMC, whose should-be-zero bits objdump ignores too. The classifier
+ * is checked against objdump on about 600,000 instructions of compiled code and on encoding-space
+ * samples (InstructionOracleTest).
  *
  * <p>ThumbEE is classified as T32 (its handler branches HB/HBL/HBLP/HBP and CHKA are not recognised).
  * Jazelle bytecode cannot be classified: {@link Insn#undefined} is set and the size is 1. On the M
