@@ -72,13 +72,25 @@ public final class ElfImage {
                     }
                 }
             }
-            return new ProgramImage(memory, symbols(elf));
+            return new ProgramImage(memory, symbols(elf), lines(elf, name));
         } catch (RuntimeException e) {
             if (e instanceof ImageException ie) {
                 throw ie;
             }
             throw new ImageException(name + ": damaged ELF file (" + e.getMessage() + ").", e);
         }
+    }
+
+    /** The source lines of the DWARF {@code .debug_line} section, read when first asked for. */
+    private static LineTable lines(ElfFile elf, String name) {
+        ElfSection line = elf.firstSectionByName(".debug_line");
+        if (line == null || line.header.sh_type == 8 /* NOBITS */) {
+            return LineTable.EMPTY;
+        }
+        ElfSection lineStr = elf.firstSectionByName(".debug_line_str");
+        ElfSection str = elf.firstSectionByName(".debug_str");
+        return LineTable.of(line.getData(), lineStr == null ? null : lineStr.getData(),
+                str == null ? null : str.getData(), name);
     }
 
     private static SymbolTable symbols(ElfFile elf) {

@@ -2,6 +2,7 @@ package io.armtrace.protocol;
 
 import io.armtrace.image.ProgramImage;
 import io.armtrace.source.Registers;
+import io.armtrace.source.SnapshotSource;
 import io.armtrace.source.TraceData;
 
 /**
@@ -10,4 +11,13 @@ import io.armtrace.source.TraceData;
  */
 public record DecodeInput(int traceId, Registers registers, ProgramImage image, TraceData data,
                           DecodeOptions options) {
+
+    /** The input for one source of a snapshot, with default options. */
+    public static DecodeInput of(SnapshotSource source) {
+        return of(source, DecodeOptions.DEFAULT);
+    }
+
+    public static DecodeInput of(SnapshotSource source, DecodeOptions options) {
+        return new DecodeInput(source.traceId(), source.registers(), source.image(), source.data(), options);
+    }
 }

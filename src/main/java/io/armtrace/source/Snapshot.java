@@ -1,0 +1,258 @@
+package io.armtrace.source;
+
+import io.armtrace.image.ImageException;
+import io.armtrace.image.MemoryImage;
+import io.armtrace.image.ProgramImage;
+import io.armtrace.image.RawImage;
+import io.armtrace.image.SymbolTable;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * A trace snapshot directory in the format of Arm DS-5 and OpenCSD: {@code snapshot.ini} lists device
+ * files (cores and trace sources, with registers and memory dumps) and names the trace metadata file
+ * ({@code trace.ini}), which lists the trace buffers and says which source's trace is in which buffer
+ * and which core each source traces.
+ */
+public final class Snapshot {
+
+    /** A device file: {@code [device]} name, class and type, {@code [regs]}, and its memory dumps. */
+    public record Device(String name, String deviceClass, String type, Registers registers,
+                         List<Dump> dumps, Path file) {
+    }
+
+    /** A {@code [dump...]} section: a file placed at an address. */
+    public record Dump(Path file, long address, long offset, long length, String space) {
+    }
+
+    /** A trace buffer of trace.ini. */
+    public record Buffer(String section, String name, Path file, BufferFormat format) {
+    }
+
+    private final Path dir;
+    private final List<Device> devices;
+    private final List<Buffer> buffers;
+    private final List<SnapshotSource> sources;
+
+    private Snapshot(Path dir, List<Device> devices, List<Buffer> buffers, List<SnapshotSource> sources) {
+        this.dir = dir;
+        this.devices = devices;
+        this.buffers = buffers;
+        this.sources = sources;
+    }
+
+    public Path directory() {
+        return dir;
+    }
+
+    public List<Device> devices() {
+        return devices;
+    }
+
+    public List<Buffer> buffers() {
+        return buffers;
+    }
+
+    /** The trace sources (devices of class trace_source), in device-list order. */
+    public List<SnapshotSource> sources() {
+        return sources;
+    }
+
+    public Optional<SnapshotSource> source(int traceId) {
+        return sources.stream().filter(s -> s.traceId() == traceId).findFirst();
+    }
+
+    public static boolean isSnapshot(Path dir) {
+        return Files.isRegularFile(dir.resolve("snapshot.ini"));
+    }
+
+    public static Snapshot load(Path dir) {
+        if (!Files.isDirectory(dir)) {
+            throw new InputException(dir + ": no such snapshot directory.");
+        }
+        Path snapshotIni = dir.resolve("snapshot.ini");
+        if (!Files.isRegularFile(snapshotIni)) {
+            throw new InputException(dir + ": not a snapshot directory (it has no snapshot.ini).");
+        }
+        IniFile snap = IniFile.read(snapshotIni);
+        IniFile.Section list = snap.section("device_list");
+        if (list == null) {
+            throw new InputException(snapshotIni + ": has no [device_list] section.");
+        }
+        List<Device> devices = new ArrayList<>();
+        for (String deviceFile : list.entries().values()) {
+            devices.add(readDevice(dir.resolve(deviceFile)));
+        }
+
+        List<Buffer> buffers = new ArrayList<>();
+        Map<String, String> sourceToBuffer = new LinkedHashMap<>();
+        Map<String, String> sourceToCore = new LinkedHashMap<>();
+        String metadata = snap.get("trace", "metadata");
+        if (metadata != null && !metadata.isEmpty()) {
+            Path traceIni = dir.resolve(metadata);
+            IniFile trace = IniFile.read(traceIni);
+            String names = trace.get("trace_buffers", "buffers");
+            if (names == null) {
+                throw new InputException(traceIni + ": has no [trace_buffers] buffers= line.");
+            }
+            for (String raw : names.split(",")) {
+                String section = raw.trim();
+                if (section.isEmpty()) {
+                    continue;
+                }
+                IniFile.Section s = trace.section(section);
+                if (s == null) {
+                    throw new InputException(traceIni + ": buffer section [" + section + "] is listed but missing.");
+                }
+                String name = s.get("name");
+                String file = s.get("file");
+                String format = s.get("format");
+                if (file == null) {
+                    throw new InputException(traceIni + ": [" + section + "] has no file=.");
+                }
+                BufferFormat f = format == null ? BufferFormat.CORESIGHT : BufferFormat.parse(format);
+                if (f == null) {
+                    throw new InputException(traceIni + ": [" + section + "] format=" + format
+                            + " is not one of coresight, source_data, dstream_coresight.");
+                }
+                Path bufferFile = dir.resolve(file);
+                if (!Files.isRegularFile(bufferFile)) {
+                    throw new InputException(traceIni + ": [" + section + "] names " + file + ", which does not exist.");
+                }
+                buffers.add(new Buffer(section, name == null ? section : name, bufferFile, f));
+            }
+            IniFile.Section sb = trace.section("source_buffers");
+            if (sb != null) {
+                sourceToBuffer.putAll(sb.entries());
+            }
+            IniFile.Section cts = trace.section("core_trace_sources");
+            if (cts != null) {
+                cts.entries().forEach((core, source) -> sourceToCore.put(source, core));
+            }
+        }
+
+        List<SnapshotSource> sources = new ArrayList<>();
+        for (Device d : devices) {
+            if (!"trace_source".equalsIgnoreCase(d.deviceClass())) {
+                continue;
+            }
+            int traceId = traceId(d.registers());
+            String bufferName = lookup(sourceToBuffer, d.name());
+            Buffer buffer = null;
+            if (bufferName != null) {
+                for (Buffer b : buffers) {
+                    if (b.name().equalsIgnoreCase(bufferName) || b.section().equalsIgnoreCase(bufferName)) {
+                        buffer = b;
+                    }
+                }
+            } else if (buffers.size() == 1 && sourceToBuffer.isEmpty()) {
+                // no [source_buffers] at all: a single buffer holds every source's trace
+                buffer = buffers.get(0);
+            }
+            String coreName = lookup(sourceToCore, d.name());
+            MemoryImage memory = new MemoryImage();
+            Device core = null;
+            if (coreName != null) {
+                for (Device c : devices) {
+                    if (c.name().equalsIgnoreCase(coreName)) {
+                        core = c;
+                    }
+                }
+            }
+            if (core != null) {
+                addDumps(memory, core);
+            }
+            addDumps(memory, d);
+            sources.add(new SnapshotSource(d.name(), d.type(), traceId, d.registers(), coreName,
+                    new ProgramImage(memory, SymbolTable.EMPTY),
+                    buffer == null ? null : buffer.file(), buffer == null ? null : buffer.format()));
+        }
+        return new Snapshot(dir, List.copyOf(devices), List.copyOf(buffers), List.copyOf(sources));
+    }
+
+    /**
+     * The CoreSight trace ID of a source: ETMTRACEIDR (ETM, PTM), TRCTRACEIDR (ETMv4), or the TraceBusID
+     * field, bits 22:16, of ITMTCR (ITM); -1 when none is given.
+     */
+    static int traceId(Registers r) {
+        if (r.has("ETMTRACEIDR")) {
+            return (int) (r.get("ETMTRACEIDR", 0) & 0x7F);
+        }
+        if (r.has("TRCTRACEIDR")) {
+            return (int) (r.get("TRCTRACEIDR", 0) & 0x7F);
+        }
+        if (r.has("ITMTCR")) {
+            return (int) ((r.get("ITMTCR", 0) >> 16) & 0x7F);
+        }
+        return -1;
+    }
+
+    private static String lookup(Map<String, String> map, String key) {
+        for (Map.Entry<String, String> e : map.entrySet()) {
+            if (e.getKey().trim().equalsIgnoreCase(key)) {
+                return e.getValue().trim();
+            }
+        }
+        return null;
+    }
+
+    private static void addDumps(MemoryImage memory, Device device) {
+        for (Dump dump : device.dumps()) {
+            try {
+                RawImage.load(memory, dump.file(), dump.address(), dump.offset(), dump.length());
+            } catch (ImageException e) {
+                throw new InputException(device.file() + ": " + e.getMessage(), e);
+            }
+        }
+    }
+
+    private static Device readDevice(Path file) {
+        IniFile ini = IniFile.read(file);
+        IniFile.Section dev = ini.section("device");
+        if (dev == null) {
+            throw new InputException(file + ": has no [device] section.");
+        }
+        String name = dev.get("name");
+        if (name == null || name.isEmpty()) {
+            throw new InputException(file + ": [device] has no name=.");
+        }
+        String cls = dev.get("class");
+        String type = dev.get("type");
+        Registers regs = new Registers();
+        IniFile.Section r = ini.section("regs");
+        if (r != null) {
+            for (Map.Entry<String, String> e : r.entries().entrySet()) {
+                regs.put(e.getKey(), ini.number("regs", e.getKey(), e.getValue()));
+            }
+        }
+        List<Dump> dumps = new ArrayList<>();
+        for (IniFile.Section s : ini.sections()) {
+            if (!s.name().toLowerCase(Locale.ROOT).startsWith("dump")) {
+                continue;
+            }
+            String f = s.get("file");
+            String address = s.get("address");
+            if (f == null || address == null) {
+                throw new InputException(file + ": [" + s.name() + "] needs both file= and address=.");
+            }
+            Path dumpFile = file.getParent() == null ? Path.of(f) : file.getParent().resolve(f);
+            if (!Files.isRegularFile(dumpFile)) {
+                throw new InputException(file + ": [" + s.name() + "] names " + f + ", which does not exist.");
+            }
+            long addr = ini.number(s.name(), "address", address);
+            String length = s.get("length");
+            String offset = s.get("offset");
+            dumps.add(new Dump(dumpFile, addr,
+                    offset == null ? 0 : ini.number(s.name(), "offset", offset),
+                    length == null ? -1 : ini.number(s.name(), "length", length),
+                    s.get("space")));
+        }
+        return new Device(name, cls == null ? "" : cls, type == null ? "" : type, regs, List.copyOf(dumps), file);
+    }
+}

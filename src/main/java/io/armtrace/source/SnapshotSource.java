@@ -1,0 +1,36 @@
+package io.armtrace.source;
+
+import io.armtrace.image.ProgramImage;
+import java.nio.file.Path;
+
+/**
+ * A trace source of a snapshot: its device, trace ID and registers, the program image of the core it
+ * traces, and the buffer its trace is in. {@code traceId} is -1 when the device has no ETMTRACEIDR.
+ */
+public record SnapshotSource(String name, String type, int traceId, Registers registers, String coreName,
+                             ProgramImage image, Path bufferFile, BufferFormat bufferFormat) {
+
+    /** This source's trace bytes (deformatted when the buffer is formatted). */
+    public TraceData data() {
+        if (bufferFile == null) {
+            throw new InputException("Trace source " + name + " has no trace buffer in the snapshot.");
+        }
+        if (!bufferFormat.formatted()) {
+            return TraceData.of(bufferFile);
+        }
+        Path file = bufferFile;
+        int id = traceId;
+        boolean syncs = bufferFormat == BufferFormat.DSTREAM_CORESIGHT;
+        return new TraceData() {
+            @Override
+            public String name() {
+                return file + String.format(" (trace ID 0x%02x)", id);
+            }
+
+            @Override
+            public java.io.InputStream open() throws java.io.IOException {
+                return new DeformattedInputStream(java.nio.file.Files.newInputStream(file), id, syncs);
+            }
+        };
+    }
+}

@@ -1,0 +1,70 @@
+package io.armtrace.source;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+
+class IniFileTest {
+    private static IniFile parse(String text) {
+        return IniFile.parse(Path.of("x.ini"), text);
+    }
+
+    @Test
+    void commentsStartAnywhereAndBlankLinesAreIgnored() {
+        IniFile ini = parse("; header\n\n[regs] ; trailing\nETMCR(0x000)=0x10001860 # the control register\n"
+                + "  key = value with spaces  \n#only a comment\n");
+        assertThat(ini.get("REGS", "etmcr(0x000)")).isEqualTo("0x10001860");
+        assertThat(ini.get("regs", "key")).isEqualTo("value with spaces");
+    }
+
+    @Test
+    void sectionsAreCaseInsensitiveAndLaterKeysWin() {
+        IniFile ini = parse("[Device]\nname=a\nNAME=b\n[dump1]\nfile=x\n[DUMP2]\nfile=y\n");
+        assertThat(ini.section("device").get("name")).isEqualTo("b");
+        assertThat(ini.sections()).extracting(IniFile.Section::name).containsExactly("Device", "dump1", "DUMP2");
+    }
+
+    @Test
+    void crlfAndValuesWithEqualsSigns() {
+        IniFile ini = parse("[a]\r\nx=1=2\r\ny=\r\n");
+        assertThat(ini.get("a", "x")).isEqualTo("1=2");
+        assertThat(ini.get("a", "y")).isEmpty();
+    }
+
+    @Test
+    void cLiterals() {
+        assertThat(IniFile.parseNumber("0x10")).isEqualTo(16);
+        assertThat(IniFile.parseNumber("0X1f")).isEqualTo(31);
+        assertThat(IniFile.parseNumber("010")).isEqualTo(8);
+        assertThat(IniFile.parseNumber("0")).isEqualTo(0);
+        assertThat(IniFile.parseNumber("1234")).isEqualTo(1234);
+        assertThat(IniFile.parseNumber("0x0000042492EE776D")).isEqualTo(0x0000042492EE776DL);
+        assertThat(IniFile.parseNumber("0xFFFFFFFFFFFFFFFF")).isEqualTo(-1L);
+        assertThat(IniFile.parseNumber("0x50000u")).isEqualTo(0x50000);
+        assertThatThrownBy(() -> IniFile.parseNumber("0x")).isInstanceOf(NumberFormatException.class);
+        assertThatThrownBy(() -> IniFile.parseNumber("09")).isInstanceOf(NumberFormatException.class);
+        assertThatThrownBy(() -> IniFile.parseNumber("abc")).isInstanceOf(NumberFormatException.class);
+    }
+
+    @Test
+    void malformedLinesNameFileAndLine() {
+        assertThatThrownBy(() -> parse("[a]\nno equals here\n"))
+                .isInstanceOf(InputException.class).hasMessageContaining("x.ini line 2");
+        assertThatThrownBy(() -> parse("key=value\n"))
+                .isInstanceOf(InputException.class).hasMessageContaining("before any [section]");
+        assertThatThrownBy(() -> parse("[open\n"))
+                .isInstanceOf(InputException.class).hasMessageContaining("closing ']'");
+        assertThatThrownBy(() -> parse("[]\n"))
+                .isInstanceOf(InputException.class).hasMessageContaining("empty section");
+    }
+
+    @Test
+    void registersIgnoreTheParenthesisedPartAndCase() {
+        Registers r = new Registers().put("ETMCR(0x000)", 5).put("etmTraceIdr(id:0x80)", 0x13);
+        assertThat(r.get("etmcr", -1)).isEqualTo(5);
+        assertThat(r.get("ETMTRACEIDR", -1)).isEqualTo(0x13);
+        assertThat(r.has("ETMIDR")).isFalse();
+    }
+}
