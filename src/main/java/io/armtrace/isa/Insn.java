@@ -19,7 +19,7 @@ public final class Insn {
     public WaypointKind kind = WaypointKind.NONE;
     /** Target of a direct branch (B, BL, BLX imm, CBZ/CBNZ), otherwise -1. */
     public long target = -1;
-    /** ISA at the direct target (differs from {@link #isa} for BLX imm). */
+    /** ISA at the direct target (differs from {@link #isa} for BLX imm); for other kinds equal to {@link #isa}. */
     public Isa targetIsa;
     /** True for branches with link (BL, BLX): they write {@link #returnAddress} into LR. */
     public boolean link;
@@ -27,15 +27,35 @@ public final class Insn {
     public long returnAddress;
     /** Condition code 0-15 (14 = always); inside an IT block, the block's condition for it. */
     public int cond = 14;
-    /** True for an instruction that is conditional (by its encoding or by an IT block). */
+    /**
+     * True for an instruction that may not take effect: conditional by its encoding or by an IT block
+     * (cond != 14), and CBZ/CBNZ, whose branch depends on a register (their cond stays 14).
+     */
     public boolean conditional;
     /** IT state after this instruction (ITSTATE as the CPSR holds it; 0 outside IT blocks). */
     public int itStateAfter;
     /** True if the encoding is UNDEFINED or UNPREDICTABLE in a way that makes walking it meaningless. */
     public boolean undefined;
 
+    /**
+     * True if the classifier gave it any kind other than NONE, including {@link WaypointKind#BARRIER}
+     * (ISB), which is a waypoint only for some protocols; see {@link #writesPc()}.
+     */
     public boolean isWaypoint() {
         return kind != WaypointKind.NONE;
+    }
+
+    /**
+     * True if the instruction can write the PC other than by stepping to the next instruction: a branch,
+     * an exception-generating instruction or an exception return.
+     */
+    public boolean writesPc() {
+        return kind != WaypointKind.NONE && kind != WaypointKind.BARRIER;
+    }
+
+    /** The address of the next instruction in memory: address + size. */
+    public long nextAddress() {
+        return address + size;
     }
 
     void reset(long address, Isa isa) {

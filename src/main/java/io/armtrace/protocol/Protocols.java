@@ -14,7 +14,7 @@ public final class Protocols {
     private static final List<TraceProtocol> ALL = List.of(
             new io.armtrace.protocol.etm2.Etm2Protocol(),
             new NotYetAvailable("etm3", "ETMv3", Set.of("ETM3", "ETMV3")),
-            new NotYetAvailable("ptm", "PFT (PTM)", Set.of("PTM", "PFT")),
+            new io.armtrace.protocol.ptm.PtmProtocol(),
             new NotYetAvailable("mtb", "MTB", Set.of("MTB")));
 
     private Protocols() {

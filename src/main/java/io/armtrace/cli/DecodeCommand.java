@@ -1,0 +1,63 @@
+package io.armtrace.cli;
+
+import io.armtrace.trace.ElementSink;
+import io.armtrace.view.JsonlWriter;
+import io.armtrace.view.TextWriter;
+import java.io.PrintWriter;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/** {@code armtrace decode}: trace to executed instructions. */
+@Command(name = "decode", mixinStandardHelpOptions = true,
+        description = {"Decodes trace into the instructions the processor executed.",
+                "Examples:",
+                "  armtrace decode examples/ptm-a15",
+                "  armtrace decode SNAPSHOT --source 0x10 --format jsonl -o out.jsonl",
+                "  armtrace decode --protocol mtb --trace buffer.bin --reg POSITION=0x20000108 --reg MASTER=0x80000006 --image fw.elf"})
+final class DecodeCommand implements Callable<Integer> {
+    enum Format { text, jsonl }
+
+    @Mixin
+    InputOptions input;
+
+    @Mixin
+    OutputOptions output;
+
+    @Option(names = "--format", paramLabel = "FORMAT", description = "Output format: text (default) or jsonl.")
+    Format format = Format.text;
+
+    @Option(names = "--insn", description = "Text format: list every instruction, not just ranges.")
+    boolean perInstruction;
+
+    @Option(names = "--ranges", description = "JSONL format: one object per instruction range instead of one per instruction.")
+    boolean ranges;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() throws Exception {
+        List<InputOptions.Job> jobs = input.jobs();
+        boolean several = jobs.size() > 1;
+        try (PrintWriter out = output.open(spec.commandLine().getOut())) {
+            for (InputOptions.Job job : jobs) {
+                ElementSink sink;
+                if (format == Format.jsonl) {
+                    sink = new JsonlWriter(out, job.input().image(), several, ranges);
+                } else {
+                    if (several) {
+                        out.println("# " + job.label() + ": " + job.protocol().title());
+                    }
+                    sink = new TextWriter(out, job.input().image(), perInstruction, several);
+                }
+                job.protocol().decode(job.input(), sink);
+                sink.end();
+            }
+        }
+        return 0;
+    }
+}

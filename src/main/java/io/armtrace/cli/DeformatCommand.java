@@ -1,0 +1,44 @@
+package io.armtrace.cli;
+
+import io.armtrace.source.InputException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code armtrace deformat}: one source's raw trace out of a CoreSight formatted buffer. */
+@Command(name = "deformat", mixinStandardHelpOptions = true,
+        description = {"Takes one trace source's raw bytes out of a CoreSight formatted buffer (ETB/ETF/ETR dump or "
+                + "TPIU/DSTREAM capture; frame and half-word syncs are removed where present).",
+                "Example: armtrace deformat cstrace.bin --source 0x10 -o etm0.bin"})
+final class DeformatCommand implements Callable<Integer> {
+    @Parameters(index = "0", paramLabel = "FILE", description = "The formatted trace buffer.")
+    Path file;
+
+    @Option(names = "--source", required = true, paramLabel = "ID", description = "Trace ID to keep, e.g. 0x10.")
+    String source;
+
+    @Option(names = {"-o", "--output"}, required = true, paramLabel = "OUT", description = "Where to write the raw trace.")
+    Path output;
+
+    @Option(names = "--debug", description = "Show stack traces for errors.")
+    boolean debug;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() throws Exception {
+        if (!Files.isRegularFile(file)) {
+            throw new InputException(file + ": no such file.");
+        }
+        int id = InputOptions.parseId(source);
+        byte[] raw = FormattedTrace.extract(file, id);
+        Files.write(output, raw);
+        spec.commandLine().getErr().printf("%s: %d bytes of trace ID 0x%02x written to %s%n", file, raw.length, id, output);
+        return 0;
+    }
+}

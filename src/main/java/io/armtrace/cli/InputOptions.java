@@ -1,0 +1,178 @@
+package io.armtrace.cli;
+
+import io.armtrace.image.ProgramImage;
+import io.armtrace.image.RawImage;
+import io.armtrace.image.SymbolTable;
+import io.armtrace.image.MemoryImage;
+import io.armtrace.protocol.DecodeInput;
+import io.armtrace.protocol.DecodeOptions;
+import io.armtrace.protocol.Protocols;
+import io.armtrace.protocol.TraceProtocol;
+import io.armtrace.source.IniFile;
+import io.armtrace.source.InputException;
+import io.armtrace.source.Registers;
+import io.armtrace.source.Snapshot;
+import io.armtrace.source.SnapshotSource;
+import io.armtrace.source.TraceData;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** The inputs that decode and packets share: a snapshot directory, or a raw trace file with options. */
+final class InputOptions {
+    @Parameters(index = "0", arity = "0..1", paramLabel = "SNAPSHOT_DIR",
+            description = "A DS-5/OpenCSD snapshot directory (snapshot.ini, trace.ini, device files).")
+    Path snapshot;
+
+    @Option(names = "--source", paramLabel = "ID",
+            description = "Trace source ID to decode (e.g. 0x10). Default: every source of the snapshot.")
+    String source;
+
+    @Option(names = "--protocol", paramLabel = "NAME",
+            description = "Protocol of a raw trace file: etm2, etm3, ptm or mtb (overrides the snapshot's device type).")
+    String protocol;
+
+    @Option(names = "--trace", paramLabel = "FILE", description = "Raw trace file (instead of a snapshot).")
+    Path trace;
+
+    @Option(names = "--formatted",
+            description = "The --trace file is a CoreSight formatted buffer (ETB/TPIU frames); --source picks the ID.")
+    boolean formatted;
+
+    @Option(names = "--image", paramLabel = "FILE[@ADDR]",
+            description = "Program image: an ELF file, or a raw binary at an address (file.bin@0x8000). Repeatable.")
+    List<String> images = new ArrayList<>();
+
+    @Option(names = "--reg", paramLabel = "NAME=VALUE",
+            description = "Trace unit register value (ETMCR, ETMIDR, ETMCCER, ETMTRACEIDR; for MTB POSITION, MASTER, FLOW, BASE, PC). Repeatable.")
+    List<String> regs = new ArrayList<>();
+
+    @Option(names = "--limit", paramLabel = "N", description = "Bound on any single walk through code, in instructions (0 = the protocol's default).")
+    long limit;
+
+    @Option(names = "--debug", description = "Show stack traces for errors.")
+    boolean debug;
+
+    /** One source to process: its protocol and its decoder input. */
+    record Job(TraceProtocol protocol, DecodeInput input, String label) {
+    }
+
+    private Registers extraRegisters() {
+        Registers r = new Registers();
+        for (String s : regs) {
+            int eq = s.indexOf('=');
+            if (eq <= 0) {
+                throw new InputException("--reg " + s + ": expected NAME=VALUE.");
+            }
+            try {
+                r.put(s.substring(0, eq), IniFile.parseNumber(s.substring(eq + 1)));
+            } catch (NumberFormatException e) {
+                throw new InputException("--reg " + s + ": the value is not a number.");
+            }
+        }
+        return r;
+    }
+
+    private ProgramImage extraImages(ProgramImage base) {
+        ProgramImage img = base;
+        for (String arg : images) {
+            img = RawImage.parseArgument(arg, img);
+        }
+        return img;
+    }
+
+    static int parseId(String s) {
+        try {
+            long v = IniFile.parseNumber(s);
+            if (v < 0 || v > 0x7F) {
+                throw new InputException("--source " + s + ": a trace ID is between 0x00 and 0x7f.");
+            }
+            return (int) v;
+        } catch (NumberFormatException e) {
+            throw new InputException("--source " + s + ": not a number.");
+        }
+    }
+
+    private static TraceProtocol protocolNamed(String name) {
+        return Protocols.byName(name).orElseThrow(() -> new InputException(
+                "--protocol " + name + ": unknown protocol; armtrace knows " + Protocols.names() + "."));
+    }
+
+    List<Job> jobs() {
+        DecodeOptions options = new DecodeOptions(limit);
+        Registers extra = extraRegisters();
+        if (snapshot != null) {
+            if (trace != null) {
+                throw new InputException("Give either a snapshot directory or --trace FILE, not both.");
+            }
+            if (Files.isRegularFile(snapshot)) {
+                throw new InputException(snapshot + ": is a file, not a snapshot directory; for a raw trace file use --trace "
+                        + snapshot + " --protocol NAME.");
+            }
+            Snapshot snap = Snapshot.load(snapshot);
+            List<SnapshotSource> chosen = new ArrayList<>();
+            if (source != null) {
+                int id = parseId(source);
+                chosen.add(snap.source(id).orElseThrow(() -> new InputException(
+                        snapshot + ": has no trace source with ID " + String.format("0x%02x", id) + ".")));
+            } else {
+                chosen.addAll(snap.sources());
+            }
+            List<Job> jobs = new ArrayList<>();
+            for (SnapshotSource s : chosen) {
+                TraceProtocol p = protocol != null ? protocolNamed(protocol)
+                        : Protocols.forDeviceType(s.type()).orElse(null);
+                if (p == null) {
+                    if (source != null) {
+                        throw new InputException(snapshot + ": source " + s.name() + " is of type " + s.type()
+                                + ", which armtrace does not decode.");
+                    }
+                    continue; // e.g. ITM: not ours; skipped when decoding every source
+                }
+                if (s.bufferFile() == null) {
+                    if (source != null) {
+                        throw new InputException(snapshot + ": source " + s.name() + " has no trace buffer.");
+                    }
+                    continue;
+                }
+                Registers r = new Registers().putAll(s.registers()).putAll(extra);
+                ProgramImage img = extraImages(new ProgramImage(new MemoryImage().addAll(s.image().memory()), SymbolTable.EMPTY));
+                jobs.add(new Job(p, new DecodeInput(s.traceId(), r, img, s.data(), options),
+                        String.format("%s (%s, trace ID 0x%02x)", s.name(), s.type(), s.traceId())));
+            }
+            if (jobs.isEmpty()) {
+                throw new InputException(snapshot + ": has no trace source that armtrace can decode.");
+            }
+            return jobs;
+        }
+        if (trace == null) {
+            throw new InputException("Nothing to decode: give a snapshot directory, or --trace FILE with --protocol.");
+        }
+        if (!Files.isRegularFile(trace)) {
+            throw new InputException(trace + ": no such file.");
+        }
+        if (protocol == null) {
+            throw new InputException("--trace " + trace + ": say which protocol it is with --protocol ("
+                    + Protocols.names() + ").");
+        }
+        TraceProtocol p = protocolNamed(protocol);
+        int id;
+        TraceData data;
+        if (formatted) {
+            if (source == null) {
+                throw new InputException("--formatted " + trace + ": say which trace ID to take with --source ID.");
+            }
+            id = parseId(source);
+            data = FormattedTrace.of(trace, id);
+        } else {
+            id = source != null ? parseId(source)
+                    : extra.has("ETMTRACEIDR") ? (int) (extra.get("ETMTRACEIDR", 0) & 0x7F) : 0;
+            data = TraceData.of(trace);
+        }
+        ProgramImage img = extraImages(ProgramImage.of(new MemoryImage()));
+        return List.of(new Job(p, new DecodeInput(id, extra, img, data, options), trace.toString()));
+    }
+}

@@ -1,0 +1,201 @@
+package io.armtrace.isa;
+
+import io.armtrace.image.MemoryImage;
+import io.armtrace.trace.Isa;
+import io.armtrace.trace.WaypointKind;
+
+/**
+ * The block cache of the flow decoders: from (address, ISA) to the next waypoint, so that each atom of
+ * trace costs one lookup instead of one classification per instruction.
+ *
+ * <p>A block is walked from its start through non-waypoint instructions up to and including the first
+ * waypoint. A waypoint is any instruction that can write the PC other than by stepping
+ * ({@link Insn#writesPc()}: branches, exception-generating instructions, exception returns) and, if the
+ * walker was built with {@code isbIsWaypoint}, ISB ({@link WaypointKind#BARRIER}). PFT needs that: IHI
+ * 0035B section 2.2, Tables 2.2 and 2.3, list ISB (including the CP15 ISB encoding) among the
+ * instructions that are always waypoints; DMB and DSB are waypoints there too when ETMCCER bit 24 says
+ * so, which this walker does not model. ETMv3, ETMv1/v2 and MTB do not treat ISB specially.
+ *
+ * <p>Note that exception-generating instructions (SVC, BKPT, UDF, SMC, HVC) end a block as
+ * {@link WaypointKind#EXCEPTION_CALL}: the protocols trace the exception they raise with an exception
+ * packet, not with an atom, and the flow decoder decides how to account for them.
+ *
+ * <p>IT state is not carried across blocks: every block is walked starting with IT state 0 (a block is
+ * identified by its address and ISA alone). Inside a block the walker follows IT instructions, so a
+ * waypoint at the end of an IT block that started in the same block reports the IT condition; a block
+ * entered in the middle of an IT block (for example by an exception return) reports its instructions
+ * as unconditional. The flow decoders take the execution outcome from the trace atoms, not from here.
+ *
+ * <p>The cache is an open-addressing table keyed by (address, ISA) with a fixed capacity; when it is
+ * full it is cleared and refilled, so memory never grows with the trace. A cache hit allocates nothing.
+ * Blocks are immutable and may be kept by callers. A walker is not thread-safe: give each decoding
+ * thread its own walker (and its own {@link MemoryImage#copy()}).
+ */
+public final class CodeWalker {
+    /** Default number of blocks the cache holds before it is cleared. */
+    public static final int DEFAULT_CACHE_BLOCKS = 1 << 15;
+
+    private final MemoryImage memory;
+    private final InstructionClassifier classifier;
+    private final boolean isbIsWaypoint;
+    private final int maxBytes;
+
+    private final long[] keys;
+    private final Block[] blocks;
+    private final int mask;
+    private final int shift;
+    private final int maxEntries;
+    private int entries;
+    private long hits;
+    private long misses;
+    private long clears;
+
+    private Insn cur = new Insn();
+    private Insn prev = new Insn();
+    private final int[] offsetScratch;
+
+    /**
+     * @param memory        the program image to walk
+     * @param classifier    classifier for the traced core's profile
+     * @param isbIsWaypoint true if ISB ends a block (PFT), false otherwise
+     * @param maxBytes      the most bytes one block may cover (at least 4); a longer run of straight code
+     *                      ends with {@link Block.End#LIMIT} and continues in the next block
+     */
+    public CodeWalker(MemoryImage memory, InstructionClassifier classifier, boolean isbIsWaypoint, int maxBytes) {
+        this(memory, classifier, isbIsWaypoint, maxBytes, DEFAULT_CACHE_BLOCKS);
+    }
+
+    /** As the four-argument constructor, with the number of blocks the cache holds before it is cleared. */
+    public CodeWalker(MemoryImage memory, InstructionClassifier classifier, boolean isbIsWaypoint, int maxBytes,
+            int cacheBlocks) {
+        if (maxBytes < 4) {
+            throw new IllegalArgumentException("maxBytes must be at least 4, was " + maxBytes);
+        }
+        if (cacheBlocks < 1) {
+            throw new IllegalArgumentException("cacheBlocks must be at least 1, was " + cacheBlocks);
+        }
+        this.memory = memory;
+        this.classifier = classifier;
+        this.isbIsWaypoint = isbIsWaypoint;
+        this.maxBytes = maxBytes;
+        int capacity = Integer.highestOneBit(Math.min(cacheBlocks, 1 << 28) * 2 - 1) << 1; // >= 2 * blocks
+        this.keys = new long[capacity];
+        this.blocks = new Block[capacity];
+        this.mask = capacity - 1;
+        this.shift = 64 - Integer.numberOfTrailingZeros(capacity);
+        this.maxEntries = Math.min(cacheBlocks, capacity - 1);
+        this.offsetScratch = new int[maxBytes / 2 + 1];
+    }
+
+    public MemoryImage memory() {
+        return memory;
+    }
+
+    public InstructionClassifier classifier() {
+        return classifier;
+    }
+
+    public boolean isbIsWaypoint() {
+        return isbIsWaypoint;
+    }
+
+    public int maxBytes() {
+        return maxBytes;
+    }
+
+    /** The block that starts at {@code address} in state {@code isa}, from the cache or walked now. */
+    public Block block(long address, Isa isa) {
+        long key = address << 2 | isa.ordinal();
+        int i = (int) ((key * 0x9E3779B97F4A7C15L) >>> shift) & mask;
+        Block b;
+        while ((b = blocks[i]) != null) {
+            if (keys[i] == key) {
+                hits++;
+                return b;
+            }
+            i = (i + 1) & mask;
+        }
+        misses++;
+        b = walk(address, isa);
+        if (entries >= maxEntries) {
+            clearCache();
+            clears++;
+            i = (int) ((key * 0x9E3779B97F4A7C15L) >>> shift) & mask;
+        }
+        keys[i] = key;
+        blocks[i] = b;
+        entries++;
+        return b;
+    }
+
+    /** Forgets every cached block (for example after the image changed). */
+    public void clearCache() {
+        java.util.Arrays.fill(blocks, null);
+        entries = 0;
+    }
+
+    public int cachedBlocks() {
+        return entries;
+    }
+
+    public long cacheHits() {
+        return hits;
+    }
+
+    public long cacheMisses() {
+        return misses;
+    }
+
+    /** How many times the cache was full and was cleared. */
+    public long cacheClears() {
+        return clears;
+    }
+
+    private boolean endsBlock(Insn insn) {
+        return insn.writesPc() || (isbIsWaypoint && insn.kind == WaypointKind.BARRIER);
+    }
+
+    private Block walk(long address, Isa isa) {
+        if (isa == Isa.JAZELLE || (isa == Isa.A32 && classifier.profile() == Profile.M)) {
+            return new Block(address, isa, 0, null, isa.alignment(), Block.End.UNSUPPORTED, -1, prev);
+        }
+        long a = address;
+        int n = 0;
+        int bytes = 0;
+        int it = 0;
+        boolean mixed = false;
+        int firstSize = 0;
+        Block.End end;
+        long missing = -1;
+        int[] offs = offsetScratch;
+        while (true) {
+            Insn c = cur;
+            if (!classifier.classify(memory, a, isa, it, c)) {
+                end = Block.End.NO_IMAGE;
+                missing = a;
+                break;
+            }
+            if (bytes + c.size > maxBytes) {
+                end = Block.End.LIMIT;
+                break;
+            }
+            if (n == 0) {
+                firstSize = c.size;
+            } else if (c.size != firstSize) {
+                mixed = true;
+            }
+            offs[n++] = bytes;
+            bytes += c.size;
+            cur = prev;
+            prev = c;
+            if (endsBlock(c)) {
+                end = Block.End.WAYPOINT;
+                break;
+            }
+            it = c.itStateAfter;
+            a += c.size;
+        }
+        int[] offsets = mixed ? java.util.Arrays.copyOf(offs, n) : null;
+        return new Block(address, isa, n, offsets, n == 0 ? isa.alignment() : firstSize, end, missing, prev);
+    }
+}

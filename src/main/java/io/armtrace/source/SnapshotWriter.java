@@ -1,0 +1,58 @@
+package io.armtrace.source;
+
+import io.armtrace.image.MemoryImage;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Writes a snapshot directory that both armtrace and OpenCSD's {@code trc_pkt_lister -ss_dir} read: one
+ * core with its memory as dumps, one trace source with its registers, and the trace as a
+ * {@code source_data} buffer.
+ */
+public final class SnapshotWriter {
+    private SnapshotWriter() {
+    }
+
+    /**
+     * @param coreType   the core's device type, e.g. {@code Cortex-A9} or {@code Cortex-M3} (OpenCSD chooses
+     *                   the architecture profile from it)
+     * @param sourceType the trace source's device type, e.g. {@code ETM3.5}, {@code PTM1.1}, {@code MTB}
+     */
+    public static void write(Path dir, String coreType, MemoryImage memory, String sourceType, Registers registers,
+                             byte[] trace) throws IOException {
+        Files.createDirectories(dir);
+        StringBuilder core = new StringBuilder();
+        core.append("[device]\nname=cpu_0\nclass=core\ntype=").append(coreType).append("\n\n[regs]\n\n");
+        List<MemoryImage.Region> regions = memory.regions();
+        for (int i = 0; i < regions.size(); i++) {
+            MemoryImage.Region r = regions.get(i);
+            String file = String.format("mem_%d_0x%08x.bin", i, r.start());
+            Files.write(dir.resolve(file), r.data());
+            core.append("[dump").append(i + 1).append("]\nfile=").append(file)
+                    .append(String.format("\naddress=0x%08x\nlength=0x%x\n\n", r.start(), r.data().length));
+        }
+        write(dir.resolve("cpu_0.ini"), core.toString());
+
+        StringBuilder src = new StringBuilder();
+        src.append("[device]\nname=trace_0\nclass=trace_source\ntype=").append(sourceType).append("\n\n[regs]\n");
+        for (Map.Entry<String, Long> e : registers.asMap().entrySet()) {
+            src.append(e.getKey()).append(String.format("=0x%08x%n", e.getValue()));
+        }
+        write(dir.resolve("trace_0.ini"), src.toString());
+
+        Files.write(dir.resolve("trace_0.bin"), trace);
+        write(dir.resolve("trace.ini"), "[trace_buffers]\nbuffers=buffer0\n\n[buffer0]\nname=trace_0_buf\n"
+                + "file=trace_0.bin\nformat=source_data\n\n[source_buffers]\ntrace_0=trace_0_buf\n\n"
+                + "[core_trace_sources]\ncpu_0=trace_0\n");
+        write(dir.resolve("snapshot.ini"), "[snapshot]\nversion=1.0\n\n[device_list]\ndevice0=cpu_0.ini\n"
+                + "device1=trace_0.ini\n\n[trace]\nmetadata=trace.ini\n");
+    }
+
+    private static void write(Path file, String text) throws IOException {
+        Files.writeString(file, text, StandardCharsets.UTF_8);
+    }
+}

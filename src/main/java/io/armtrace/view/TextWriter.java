@@ -1,0 +1,178 @@
+package io.armtrace.view;
+
+import io.armtrace.image.ProgramImage;
+import io.armtrace.trace.Context;
+import io.armtrace.trace.CycleCount;
+import io.armtrace.trace.DecodeError;
+import io.armtrace.trace.ElementSink;
+import io.armtrace.trace.ExceptionEntry;
+import io.armtrace.trace.ExceptionReturn;
+import io.armtrace.trace.Gap;
+import io.armtrace.trace.InstructionRange;
+import io.armtrace.trace.NoImage;
+import io.armtrace.trace.Timestamp;
+import io.armtrace.trace.TraceElement;
+import io.armtrace.trace.TraceOn;
+import io.armtrace.trace.Trigger;
+import io.armtrace.trace.WaypointKind;
+import java.io.PrintWriter;
+import java.util.Locale;
+
+/**
+ * Human-readable listing: one line per element, addresses in hex, function names where the image has
+ * symbols; with {@code perInstruction}, every instruction of a range on its own line.
+ */
+public final class TextWriter implements ElementSink {
+    private final PrintWriter out;
+    private final ProgramImage image;
+    private final Symbolizer symbols;
+    private final boolean perInstruction;
+    private final boolean withSource;
+    private final StringBuilder line = new StringBuilder(128);
+
+    public TextWriter(PrintWriter out, ProgramImage image, boolean perInstruction, boolean withSource) {
+        this.out = out;
+        this.image = image;
+        this.symbols = new Symbolizer(image.symbols());
+        this.perInstruction = perInstruction;
+        this.withSource = withSource;
+    }
+
+    private static String hex(long v) {
+        return String.format("0x%08x", v);
+    }
+
+    private StringBuilder start(TraceElement e) {
+        line.setLength(0);
+        if (withSource) {
+            line.append(String.format("[0x%02x] ", e.source()));
+        }
+        return line;
+    }
+
+    private void emit() {
+        out.println(line);
+    }
+
+    private String where(long address) {
+        String n = symbols.name(address);
+        return n == null ? "" : "  <" + n + ">";
+    }
+
+    @Override
+    public void accept(TraceElement element) {
+        if (element instanceof InstructionRange r) {
+            if (perInstruction) {
+                InstructionWalk.forEach(r, image.memory(), (a, size, executed) -> {
+                    start(r).append("  ").append(hex(a)).append("  ").append(r.isa()).append(' ');
+                    line.append(opcode(a, size, r.isa()));
+                    line.append(executed ? "" : "  (condition failed)");
+                    line.append(where(a));
+                    emit();
+                });
+                return;
+            }
+            start(r).append("range ").append(hex(r.start())).append('-').append(hex(r.end()))
+                    .append(String.format(" %5d insn %s", r.count(), r.isa()));
+            if (r.lastKind() != WaypointKind.NONE) {
+                line.append(", ends with ").append(kind(r.lastKind()));
+            }
+            if (!r.lastExecuted()) {
+                line.append(", last condition failed");
+            }
+            line.append(where(r.start()));
+            emit();
+        } else if (element instanceof ExceptionEntry e) {
+            start(e).append("exception ").append(e.number());
+            if (e.name() != null) {
+                line.append(" (").append(e.name()).append(')');
+            }
+            if (e.preferredReturn() >= 0) {
+                line.append(", returns to ").append(hex(e.preferredReturn())).append(where(e.preferredReturn()));
+            }
+            if (e.cancelled()) {
+                line.append(", last instruction cancelled");
+            }
+            emit();
+        } else if (element instanceof ExceptionReturn e) {
+            start(e).append("exception return");
+            if (e.target() >= 0) {
+                line.append(" to ").append(hex(e.target())).append(where(e.target()));
+            }
+            emit();
+        } else if (element instanceof TraceOn t) {
+            start(t).append("trace on (").append(t.reason().name().toLowerCase(Locale.ROOT).replace('_', ' '))
+                    .append(") at byte ").append(t.offset());
+            emit();
+        } else if (element instanceof Gap g) {
+            start(g).append("*** gap at byte ").append(g.offset()).append(": ").append(g.reason());
+            emit();
+        } else if (element instanceof NoImage n) {
+            start(n).append("no image at ").append(hex(n.address())).append(' ').append(n.isa())
+                    .append(": code not in the program image, waiting for the next address");
+            emit();
+        } else if (element instanceof Context c) {
+            start(c).append("context");
+            if (c.contextId() >= 0) {
+                line.append(" id=").append(hex(c.contextId()));
+            }
+            if (c.vmid() >= 0) {
+                line.append(" vmid=").append(c.vmid());
+            }
+            line.append(c.nonSecure() ? " non-secure" : " secure");
+            if (c.hyp()) {
+                line.append(" hyp");
+            }
+            emit();
+        } else if (element instanceof Timestamp t) {
+            start(t).append("timestamp ").append(t.value());
+            emit();
+        } else if (element instanceof CycleCount c) {
+            start(c).append("cycles ").append(c.cycles());
+            emit();
+        } else if (element instanceof Trigger t) {
+            start(t).append("trigger at byte ").append(t.offset());
+            emit();
+        } else if (element instanceof DecodeError e) {
+            start(e).append("*** error");
+            if (e.offset() >= 0) {
+                line.append(" at byte ").append(e.offset());
+            }
+            if (e.address() >= 0) {
+                line.append(" (address ").append(hex(e.address())).append(')');
+            }
+            line.append(": ").append(e.message());
+            emit();
+        }
+    }
+
+    private String opcode(long address, int size, io.armtrace.trace.Isa isa) {
+        if (size == 4) {
+            if (isa == io.armtrace.trace.Isa.A32) {
+                long w = image.memory().u32(address);
+                return w < 0 ? "????????" : String.format("%08x ", w);
+            }
+            int h1 = image.memory().u16(address);
+            int h2 = image.memory().u16(address + 2);
+            return h1 < 0 || h2 < 0 ? "???? ????" : String.format("%04x %04x", h1, h2);
+        }
+        int hw = image.memory().u16(address);
+        return hw < 0 ? "????     " : String.format("%04x     ", hw);
+    }
+
+    private static String kind(WaypointKind k) {
+        return switch (k) {
+            case DIRECT_BRANCH -> "direct branch";
+            case INDIRECT_BRANCH -> "indirect branch";
+            case EXCEPTION_CALL -> "exception call";
+            case EXCEPTION_RETURN -> "exception return";
+            case BARRIER -> "barrier";
+            case NONE -> "";
+        };
+    }
+
+    @Override
+    public void end() {
+        out.flush();
+    }
+}

@@ -1,0 +1,102 @@
+package io.armtrace.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.armtrace.source.FrameDeformatter;
+import io.armtrace.testdata.SharedData;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class CliTest {
+    record Result(int exit, String out, String err) {
+    }
+
+    static Result run(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int code = Main.run(args, new PrintWriter(out, true), new PrintWriter(err, true));
+        return new Result(code, out.toString(), err.toString());
+    }
+
+    @Test
+    void infoListsTc2SourcesRegistersAndTheKernelImage() {
+        Result r = run("info", SharedData.tc2().toString());
+        assertThat(r.exit()).isZero();
+        assertThat(r.out())
+                .contains("ETM_0: ETM3.5, trace ID 0x10", "ETM_1: ETM3.5, trace ID 0x11", "ETM_2: ETM3.5, trace ID 0x12")
+                .contains("PTM_0: PTM1.1, trace ID 0x13", "PTM_1: PTM1.1, trace ID 0x14", "ITM_0: ITM, trace ID 0x20")
+                .contains("ETMCR        = 0x10001860")
+                .contains("0xc0008000-0xc0058000")
+                .contains("0x10: 10873");
+    }
+
+    @Test
+    void deformatWritesEachSourcesRawStream(@TempDir Path tmp) throws Exception {
+        Path tc2 = SharedData.tc2();
+        Map<Integer, byte[]> all = FrameDeformatter.demultiplex(Files.readAllBytes(tc2.resolve("cstrace.bin")));
+        for (int id : new int[] {0x10, 0x11, 0x12, 0x13, 0x14, 0x20}) {
+            Path out = tmp.resolve("s" + id + ".bin");
+            Result r = run("deformat", tc2.resolve("cstrace.bin").toString(), "--source", "0x" + Integer.toHexString(id),
+                    "-o", out.toString());
+            assertThat(r.exit()).isZero();
+            assertThat(Files.readAllBytes(out)).isEqualTo(all.getOrDefault(id, new byte[0]));
+        }
+    }
+
+    @Test
+    void userMistakesGetOneSentenceAndExitCodeTwo(@TempDir Path tmp) throws Exception {
+        Result missing = run("decode", tmp.resolve("nothing").toString());
+        assertThat(missing.exit()).isEqualTo(2);
+        assertThat(missing.err().trim()).startsWith("armtrace: ").contains("no such snapshot directory").doesNotContain("Exception");
+        assertThat(missing.err().lines().count()).isEqualTo(1);
+
+        assertThat(run("decode", "--bogus").exit()).isEqualTo(2);
+
+        Result proto = run("decode", "--protocol", "etm9", "--trace", SharedData.tc2().resolve("cstrace.bin").toString());
+        assertThat(proto.exit()).isEqualTo(2);
+        assertThat(proto.err()).contains("unknown protocol").contains("etm3");
+
+        Result noProto = run("decode", "--trace", SharedData.tc2().resolve("cstrace.bin").toString());
+        assertThat(noProto.exit()).isEqualTo(2);
+        assertThat(noProto.err()).contains("--protocol");
+
+        Path badIni = tmp.resolve("snap");
+        Files.createDirectories(badIni);
+        Files.writeString(badIni.resolve("snapshot.ini"), "[snapshot]\nversion=1.0\nthis is not ini\n");
+        Result ini = run("info", badIni.toString());
+        assertThat(ini.exit()).isEqualTo(2);
+        assertThat(ini.err()).contains("snapshot.ini line 3");
+
+        Path notElf = tmp.resolve("prog.elf");
+        Files.writeString(notElf, "hello");
+        Result img = run("decode", "--protocol", "ptm", "--trace", notElf.toString(), "--image", notElf.toString());
+        assertThat(img.exit()).isEqualTo(2);
+        assertThat(img.err()).contains("prog.elf").contains("not an ELF file");
+
+        Result reg = run("decode", "--protocol", "ptm", "--trace", notElf.toString(), "--reg", "ETMCR");
+        assertThat(reg.exit()).isEqualTo(2);
+        assertThat(reg.err()).contains("NAME=VALUE");
+
+        Result src = run("decode", SharedData.tc2().toString(), "--source", "0x55");
+        assertThat(src.exit()).isEqualTo(2);
+        assertThat(src.err()).contains("no trace source with ID 0x55");
+
+        Result debug = run("decode", tmp.resolve("nothing").toString(), "--debug");
+        assertThat(debug.exit()).isEqualTo(2);
+        assertThat(debug.err()).contains("at io.armtrace");
+    }
+
+    @Test
+    void everySubcommandHasHelp() {
+        for (String cmd : new String[] {"decode", "packets", "info", "deformat"}) {
+            Result r = run(cmd, "--help");
+            assertThat(r.exit()).as(cmd).isZero();
+            assertThat(r.out()).as(cmd).contains("Usage: armtrace " + cmd);
+        }
+    }
+}

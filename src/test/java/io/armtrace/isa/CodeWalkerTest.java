@@ -1,0 +1,232 @@
+package io.armtrace.isa;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.armtrace.image.MemoryImage;
+import io.armtrace.trace.Isa;
+import io.armtrace.trace.WaypointKind;
+import org.junit.jupiter.api.Test;
+
+class CodeWalkerTest {
+
+    static byte[] words(int... w) {
+        byte[] b = new byte[w.length * 4];
+        for (int i = 0; i < w.length; i++) {
+            for (int k = 0; k < 4; k++) {
+                b[4 * i + k] = (byte) (w[i] >>> (8 * k));
+            }
+        }
+        return b;
+    }
+
+    static byte[] halves(int... h) {
+        byte[] b = new byte[h.length * 2];
+        for (int i = 0; i < h.length; i++) {
+            b[2 * i] = (byte) h[i];
+            b[2 * i + 1] = (byte) (h[i] >>> 8);
+        }
+        return b;
+    }
+
+    static CodeWalker walker(MemoryImage m, Profile p, boolean isb, int max) {
+        return new CodeWalker(m, new InstructionClassifier(p), isb, max);
+    }
+
+    @Test
+    void a32BlockEndsAtFirstWaypoint() {
+        MemoryImage m = new MemoryImage().add(0x8000, words(
+                0xE1A00000, // nop
+                0xE2800001, // add r0, r0, #1
+                0x0A000002, // beq 0x8018 (0x8008 + 8 + 2 * 4)
+                0xE12FFF1E), "code"); // bx lr
+        CodeWalker w = walker(m, Profile.AR, false, 4096);
+        Block b = w.block(0x8000, Isa.A32);
+        assertThat(b.end()).isEqualTo(Block.End.WAYPOINT);
+        assertThat(b.count()).isEqualTo(3);
+        assertThat(b.lastAddress()).isEqualTo(0x8008);
+        assertThat(b.lastSize()).isEqualTo(4);
+        assertThat(b.nextAddress()).isEqualTo(0x800C);
+        assertThat(b.kind()).isEqualTo(WaypointKind.DIRECT_BRANCH);
+        assertThat(b.target()).isEqualTo(0x8018);
+        assertThat(b.cond()).isEqualTo(0);
+        assertThat(b.conditional()).isTrue();
+        assertThat(b.opcode()).isEqualTo(0x0A000002);
+        assertThat(b.addressOf(0)).isEqualTo(0x8000);
+        assertThat(b.addressOf(2)).isEqualTo(0x8008);
+        assertThat(b.indexOf(0x8004)).isEqualTo(1);
+        assertThat(b.indexOf(0x8006)).isEqualTo(-1);
+        assertThat(b.indexOf(0x800C)).isEqualTo(-1);
+        assertThat(b.countBefore(0x8000)).isEqualTo(0);
+        assertThat(b.countBefore(0x8008)).isEqualTo(2);
+        assertThat(b.countBefore(0x9000)).isEqualTo(3);
+
+        Block next = w.block(b.nextAddress(), Isa.A32);
+        assertThat(next.count()).isEqualTo(1);
+        assertThat(next.kind()).isEqualTo(WaypointKind.INDIRECT_BRANCH);
+        assertThat(next.target()).isEqualTo(-1);
+    }
+
+    @Test
+    void cacheHitReturnsSameBlockWithoutWalking() {
+        MemoryImage m = new MemoryImage().add(0x8000, words(0xE1A00000, 0xEAFFFFFD), "code");
+        CodeWalker w = walker(m, Profile.AR, false, 4096);
+        Block b1 = w.block(0x8000, Isa.A32);
+        Block b2 = w.block(0x8000, Isa.A32);
+        assertThat(b2).isSameAs(b1);
+        assertThat(w.cacheHits()).isEqualTo(1);
+        assertThat(w.cacheMisses()).isEqualTo(1);
+        // the same address in another state is another block
+        Block t = w.block(0x8000, Isa.T32);
+        assertThat(t).isNotSameAs(b1);
+        assertThat(t.isa()).isEqualTo(Isa.T32);
+    }
+
+    @Test
+    void t32MixedSizesAndBlxChangesState() {
+        MemoryImage m = new MemoryImage().add(0x1000, halves(
+                0xB510,         // 0x1000 push {r4, lr}
+                0xF8DF, 0x0004, // 0x1002 ldr.w r0, [pc, #4]
+                0x2001,         // 0x1006 movs r0, #1
+                0xF000, 0xE800), "code"); // 0x1008 blx 0x100c (Align(0x100c,4))
+        CodeWalker w = walker(m, Profile.AR, false, 4096);
+        Block b = w.block(0x1000, Isa.T32);
+        assertThat(b.count()).isEqualTo(4);
+        assertThat(b.addressOf(0)).isEqualTo(0x1000);
+        assertThat(b.addressOf(1)).isEqualTo(0x1002);
+        assertThat(b.addressOf(2)).isEqualTo(0x1006);
+        assertThat(b.addressOf(3)).isEqualTo(0x1008);
+        assertThat(b.sizeOf(1)).isEqualTo(4);
+        assertThat(b.sizeOf(3)).isEqualTo(4);
+        assertThat(b.indexOf(0x1006)).isEqualTo(2);
+        assertThat(b.indexOf(0x1004)).isEqualTo(-1);
+        assertThat(b.countBefore(0x1006)).isEqualTo(2);
+        assertThat(b.countBefore(0x1004)).isEqualTo(2);
+        assertThat(b.lastAddress()).isEqualTo(0x1008);
+        assertThat(b.lastSize()).isEqualTo(4);
+        assertThat(b.byteLength()).isEqualTo(12);
+        assertThat(b.kind()).isEqualTo(WaypointKind.DIRECT_BRANCH);
+        assertThat(b.link()).isTrue();
+        assertThat(b.target()).isEqualTo(0x100C);
+        assertThat(b.targetIsa()).isEqualTo(Isa.A32);
+        assertThat(b.returnAddress()).isEqualTo(0x100C);
+    }
+
+    @Test
+    void noImageRecordsMissingAddress() {
+        MemoryImage m = new MemoryImage().add(0x2000, halves(0x2001, 0x2102, 0xF000), "code"); // 32-bit cut off
+        CodeWalker w = walker(m, Profile.M, false, 4096);
+        Block b = w.block(0x2000, Isa.T32);
+        assertThat(b.end()).isEqualTo(Block.End.NO_IMAGE);
+        assertThat(b.count()).isEqualTo(2);
+        assertThat(b.missingAddress()).isEqualTo(0x2004);
+        assertThat(b.nextAddress()).isEqualTo(0x2004);
+        assertThat(b.kind()).isEqualTo(WaypointKind.NONE);
+
+        Block empty = w.block(0x3000, Isa.T32);
+        assertThat(empty.end()).isEqualTo(Block.End.NO_IMAGE);
+        assertThat(empty.count()).isZero();
+        assertThat(empty.missingAddress()).isEqualTo(0x3000);
+        assertThat(empty.nextAddress()).isEqualTo(0x3000);
+    }
+
+    @Test
+    void limitStopsLongStraightCode() {
+        int[] nops = new int[100];
+        java.util.Arrays.fill(nops, 0xE1A00000);
+        MemoryImage m = new MemoryImage().add(0, words(nops), "nops");
+        CodeWalker w = walker(m, Profile.AR, false, 64);
+        Block b = w.block(0, Isa.A32);
+        assertThat(b.end()).isEqualTo(Block.End.LIMIT);
+        assertThat(b.count()).isEqualTo(16);
+        assertThat(b.byteLength()).isEqualTo(64);
+        assertThat(w.block(b.nextAddress(), Isa.A32).start()).isEqualTo(64);
+
+        // T32: a 32-bit instruction that would cross the limit is left for the next block
+        MemoryImage t = new MemoryImage().add(0, halves(0xBF00, 0xBF00, 0xBF00, 0xF3AF, 0x8000, 0xE7FE), "t");
+        Block tb = walker(t, Profile.AR, false, 8).block(0, Isa.T32);
+        assertThat(tb.end()).isEqualTo(Block.End.LIMIT);
+        assertThat(tb.count()).isEqualTo(3);
+        assertThat(tb.nextAddress()).isEqualTo(6);
+    }
+
+    @Test
+    void isbIsAWaypointOnlyWhenAsked() {
+        MemoryImage m = new MemoryImage().add(0, words(0xE1A00000, 0xF57FF06F, 0xE1A00000, 0xEAFFFFFB), "c");
+        Block pft = walker(m, Profile.AR, true, 4096).block(0, Isa.A32);
+        assertThat(pft.count()).isEqualTo(2);
+        assertThat(pft.kind()).isEqualTo(WaypointKind.BARRIER);
+        Block etm = walker(m, Profile.AR, false, 4096).block(0, Isa.A32);
+        assertThat(etm.count()).isEqualTo(4);
+        assertThat(etm.kind()).isEqualTo(WaypointKind.DIRECT_BRANCH);
+        assertThat(etm.target()).isEqualTo(0);
+    }
+
+    @Test
+    void itConditionInsideBlock() {
+        MemoryImage m = new MemoryImage().add(0, halves(
+                0x2800, // cmp r0, #0
+                0xBF08, // it eq
+                0x4770, // bxeq lr
+                0x2001), "c");
+        Block b = walker(m, Profile.M, false, 4096).block(0, Isa.T32);
+        assertThat(b.count()).isEqualTo(3);
+        assertThat(b.kind()).isEqualTo(WaypointKind.INDIRECT_BRANCH);
+        assertThat(b.cond()).isEqualTo(0);
+        assertThat(b.conditional()).isTrue();
+        // entered after the IT instruction, the walker does not know the IT state
+        Block mid = walker(m, Profile.M, false, 4096).block(4, Isa.T32);
+        assertThat(mid.conditional()).isFalse();
+    }
+
+    @Test
+    void unsupportedStates() {
+        MemoryImage m = new MemoryImage().add(0, words(0xE1A00000), "c");
+        assertThat(walker(m, Profile.M, false, 4096).block(0, Isa.A32).end()).isEqualTo(Block.End.UNSUPPORTED);
+        Block j = walker(m, Profile.AR, false, 4096).block(0, Isa.JAZELLE);
+        assertThat(j.end()).isEqualTo(Block.End.UNSUPPORTED);
+        assertThat(j.count()).isZero();
+    }
+
+    @Test
+    void cacheIsBoundedAndClearedWhenFull() {
+        int n = 1000;
+        int[] code = new int[n];
+        java.util.Arrays.fill(code, 0xEAFFFFFE); // b .
+        MemoryImage m = new MemoryImage().add(0, words(code), "c");
+        CodeWalker w = new CodeWalker(m, new InstructionClassifier(Profile.AR), false, 4096, 64);
+        for (int round = 0; round < 3; round++) {
+            for (int i = 0; i < n; i++) {
+                Block b = w.block(4L * i, Isa.A32);
+                assertThat(b.start()).isEqualTo(4L * i);
+                assertThat(b.target()).isEqualTo(4L * i);
+                assertThat(w.cachedBlocks()).isLessThanOrEqualTo(64);
+            }
+        }
+        assertThat(w.cacheClears()).isGreaterThan(0);
+        // recently walked blocks still hit
+        long hits = w.cacheHits();
+        w.block(4L * (n - 1), Isa.A32);
+        assertThat(w.cacheHits()).isEqualTo(hits + 1);
+    }
+
+    @Test
+    void cacheHitDoesNotAllocate() {
+        MemoryImage m = new MemoryImage().add(0x8000, words(0xE1A00000, 0xEAFFFFFD), "code");
+        CodeWalker w = walker(m, Profile.AR, false, 4096);
+        w.block(0x8000, Isa.A32);
+        com.sun.management.ThreadMXBean mx =
+                (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+        long tid = Thread.currentThread().getId();
+        long sum = 0;
+        for (int i = 0; i < 20_000; i++) { // warm up
+            sum += w.block(0x8000, Isa.A32).count();
+        }
+        long before = mx.getThreadAllocatedBytes(tid);
+        for (int i = 0; i < 100_000; i++) {
+            sum += w.block(0x8000, Isa.A32).count();
+        }
+        long allocated = mx.getThreadAllocatedBytes(tid) - before;
+        assertThat(sum).isEqualTo(240_000);
+        assertThat(allocated).as("bytes allocated by 100000 cache hits").isLessThan(10_000);
+    }
+}
