@@ -116,7 +116,9 @@ public final class ElfImage {
             int type = s.getType();
             if (type == ElfSymbol.STT_FUNC || type == ElfSymbol.STT_NOTYPE || type == ElfSymbol.STT_OBJECT) {
                 boolean thumb = type == ElfSymbol.STT_FUNC && (value & 1) != 0;
-                symbols.add(new Symbol(n, value & ~1L, s.st_size, thumb));
+                Symbol.Type t = type == ElfSymbol.STT_FUNC ? Symbol.Type.FUNCTION
+                        : type == ElfSymbol.STT_OBJECT ? Symbol.Type.OBJECT : Symbol.Type.NONE;
+                symbols.add(new Symbol(n, value & ~1L, s.st_size, thumb, t));
             }
         }
         return SymbolTable.of(symbols, mappings);
