@@ -112,6 +112,13 @@ class ProfileTest {
             sum += v;
         }
         assertThat(sum).isEqualTo(c.execution().steps().size());
-        System.out.println(name + ": " + w.toString().split("\n").length + " stacks; " + leaf);
+        // the innermost frame of each stack is the function the instructions are in
+        Map<String, Long> self = new HashMap<>();
+        for (Profile.Entry e : p.byFunction()) {
+            self.put(e.name(), e.instructions());
+        }
+        assertThat(leaf).isEqualTo(self);
+        // and some stacks are deeper than two frames (quicksort recurses, chain0 calls chain1 ...)
+        assertThat(w.toString()).containsPattern("(?m)^[^ ;]+;[^ ;]+;[^ ;]+;[^ ;]+ \\d+$");
     }
 }
