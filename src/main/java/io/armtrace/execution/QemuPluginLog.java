@@ -26,9 +26,10 @@ import java.util.function.Consumer;
  * conditional instructions are taken as executed.
  *
  * <p>Exception numbers follow {@link ExecutionEvent.ExceptionTaken}. The preferred return address of
- * an exception is where its handler's exception return resumed; an exception that never returns gets
- * the architectural value computed from the instruction before it (SVC: the next instruction;
- * undefined instruction, breakpoint, data abort: that instruction; asynchronous: the next one).
+ * a synchronous exception follows from the instruction that caused it (SVC: the next instruction;
+ * undefined instruction, breakpoint, data abort: that instruction). That of an asynchronous one
+ * (IRQ, FIQ, SysTick, prefetch abort) is where its handler's exception return resumed, or, if it
+ * never returns, the instruction after the last one executed.
  */
 public final class QemuPluginLog {
     /** How many register-log records may lie between two matching ones (stale records of interrupted blocks). */
@@ -129,7 +130,9 @@ public final class QemuPluginLog {
         }
 
         ExecutionEvent.ExceptionTaken toEvent() {
-            return new ExecutionEvent.ExceptionTaken(number, preferredReturn(), handler);
+            // a synchronous exception's preferred return follows from its instruction, whatever
+            // its handler does (an undefined-instruction handler returns after the instruction)
+            return new ExecutionEvent.ExceptionTaken(number, synchronous ? fallbackReturn : preferredReturn(), handler);
         }
     }
 
@@ -175,6 +178,10 @@ public final class QemuPluginLog {
                 step(s, lineNo);
             } else if (s.startsWith("Taking exception ")) {
                 takingException(s);
+            } else if (s.startsWith("...tailchaining to pending exception")) {
+                // M profile: an exception return that goes straight into a pending exception; QEMU
+                // writes no "Taking exception" line for it. The next line gives the number.
+                enter(2, false);
             } else if (s.startsWith("...taking pending ")) {
                 // "...taking pending nonsecure exception 15" (M profile): the architectural number
                 int i = s.lastIndexOf(' ');
@@ -222,6 +229,10 @@ public final class QemuPluginLog {
                     }
                 }
             }
+            enter(arch, sync);
+        }
+
+        private void enter(int arch, boolean sync) {
             PendingEntry e = new PendingEntry();
             e.number = arch;
             e.synchronous = sync;
@@ -408,7 +419,7 @@ public final class QemuPluginLog {
         private void flush() {
             for (Object e : held) {
                 if (e instanceof PendingEntry p) {
-                    if (!p.resolved()) {
+                    if (!p.synchronous && !p.resolved()) {
                         stats.returnFallbacks++;
                     }
                     sink.accept(p.toEvent());

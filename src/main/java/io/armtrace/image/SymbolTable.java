@@ -48,14 +48,14 @@ public final class SymbolTable {
         int i = Arrays.binarySearch(starts, addr);
         if (i < 0) {
             i = -i - 2;
-        } else {
-            // several symbols at one address: take the first (largest size)
-            while (i > 0 && starts[i - 1] == addr) {
-                i--;
-            }
         }
         if (i < 0) {
             return null;
+        }
+        // several symbols at one address (aliases, labels): take the first (largest size), whether the
+        // address is that of the symbol or one inside it
+        while (i > 0 && starts[i - 1] == starts[i]) {
+            i--;
         }
         Symbol s = byAddress[i];
         if (s.size() == 0 || addr < s.address() + s.size()) {

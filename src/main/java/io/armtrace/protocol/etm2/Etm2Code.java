@@ -15,6 +15,15 @@ final class Etm2Code {
     private Etm2Code() {
     }
 
+    /** Vector offset of the exception an exception-generating instruction takes: UDF 0x04, SWI 0x08, BKPT 0x0C. */
+    static int exceptionVector(Insn insn) {
+        if (insn.undefined) {
+            return 0x04;
+        }
+        boolean bkpt = insn.isa == Isa.A32 ? (insn.opcode & 0x0FF000F0) == 0x01200070 : (insn.opcode & 0xFF00) == 0xBE00;
+        return bkpt ? 0x0C : 0x08;
+    }
+
     /** Thumb BL/BLX first half (H=10, bits 15:11 = b11110). */
     static boolean isThumbBlPrefix(int hw) {
         return (hw & 0xF800) == 0xF000;

@@ -142,9 +142,7 @@ public final class Etm2Encoder {
             }
             if (!s.executed()) {
                 instructionCycle(Etm2PacketReader.IN, -1, null, false, false);
-                continue;
-            }
-            if (attached) {
+            } else if (attached) {
                 branchCycle(exc.handler(), Isa.A32, false, false);
             } else if (cont < 0 || (cont == s.address() + size && kind != WaypointKind.INDIRECT_BRANCH
                     && kind != WaypointKind.EXCEPTION_RETURN)) {

@@ -129,7 +129,11 @@ final class Etm2Flow implements Etm2PacketReader.Listener {
             boolean vector = isVector(target) && tIsa == Isa.A32;
             // ETMv2 marks a cancelling exception with the E bit (Table 6.9); ETMv1 has no E bit, so a
             // branch to an exception vector from an instruction that cannot branch is a cancelled one.
-            boolean cancelled = cancel || (cfg.version() == 1 && vector && insn.kind == WaypointKind.NONE);
+            // (an instruction is taken as the branch's own when it branches there: a direct branch to this
+            // target, or an exception-generating instruction to its own vector)
+            boolean own = (insn.kind == WaypointKind.EXCEPTION_CALL && (target & 0x1F) == Etm2Code.exceptionVector(insn))
+                    || (insn.kind == WaypointKind.DIRECT_BRANCH && insn.target == target);
+            boolean cancelled = cancel || (cfg.version() == 1 && vector && !own);
             if (cancelled) {
                 exception(target, addr, true);
             } else {

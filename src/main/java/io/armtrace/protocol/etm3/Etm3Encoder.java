@@ -40,7 +40,7 @@ public final class Etm3Encoder {
             d.put("async-period", "bytes between A-sync packets (default 1024)");
             d.put("isync-period", "bytes between periodic I-sync packets (default 1024)");
             d.put("exceptions", "exception encoding: info (exception information bytes) or byte5 (deprecated)");
-            d.put("armv7m", "the core is ARMv7-M (exception numbers of IHI 0014Q Table 7.11)");
+            d.put("profile", "AR or M: an ARMv7-M core numbers exceptions as IHI 0014Q Table 7.11 says");
             d.put("exception-packets", "ARMv7-M exception entry/exit packets");
             d.put("trace-id", "trace ID (ETMTRACEIDR), default 0x10");
             DESCRIPTIONS = java.util.Collections.unmodifiableMap(d);
@@ -71,7 +71,12 @@ public final class Etm3Encoder {
                         }
                         o = o.withDeprecatedExceptions(v.equals("byte5"));
                     }
-                    case "armv7m" -> o = o.withArmv7m(on, o.exceptionPackets());
+                    case "profile" -> {
+                        if (!v.equals("ar") && !v.equals("m")) {
+                            throw new IllegalArgumentException("--profile takes AR or M, not " + v + ".");
+                        }
+                        o = o.withArmv7m(v.equals("m"), o.exceptionPackets());
+                    }
                     case "exception-packets" -> o = o.withArmv7m(o.armv7m(), on);
                     case "trace-id" -> o = o.withTraceId(Integer.decode(v));
                     default -> throw new IllegalArgumentException("ETMv3 has no encoder option --" + e.getKey() + ".");

@@ -2,7 +2,8 @@ package io.armtrace.protocol.mtb;
 
 import io.armtrace.image.MemoryImage;
 import io.armtrace.image.ProgramImage;
-import io.armtrace.isa.Insn;
+import io.armtrace.isa.Block;
+import io.armtrace.isa.CodeWalker;
 import io.armtrace.trace.DecodeError;
 import io.armtrace.trace.ElementSink;
 import io.armtrace.trace.ExceptionEntry;
@@ -38,13 +39,12 @@ public final class MtbFlow implements MtbPacketListener {
     /** Default bound of one walk, in instructions. */
     public static final long DEFAULT_WALK_LIMIT = 1 << 20;
 
-    private final ThumbCode code;
+    private final CodeWalker code;
     private final MemoryImage memory;
     private final ExceptionVectors vectors;
     private final ElementSink sink;
     private final int source;
     private final long walkLimit;
-    private final Insn insn = new Insn();
 
     /** Where execution continued after the last packet; -1 when unknown. */
     private long cursor = -1;
@@ -57,9 +57,14 @@ public final class MtbFlow implements MtbPacketListener {
     private long errors;
 
     public MtbFlow(ProgramImage image, OptionalLong vtor, int source, long walkLimit, ElementSink sink) {
-        this.memory = image.memory();
-        this.code = new ThumbCode(memory);
-        this.vectors = ExceptionVectors.find(image, vtor);
+        this(new MtbProgram(image, vtor), source, walkLimit, sink);
+    }
+
+    /** A flow over a program whose code blocks and vector table are shared with other decodes. */
+    public MtbFlow(MtbProgram program, int source, long walkLimit, ElementSink sink) {
+        this.memory = program.image().memory();
+        this.code = program.walker();
+        this.vectors = program.vectors();
         this.source = source;
         this.walkLimit = walkLimit > 0 ? walkLimit : DEFAULT_WALK_LIMIT;
         this.sink = sink;
@@ -162,7 +167,8 @@ public final class MtbFlow implements MtbPacketListener {
     /**
      * Walks from {@code from} to {@code to}: including the instruction at {@code to} when
      * {@code include} (it is the branch whose destination is {@code dst}), excluding it otherwise.
-     * {@code exception}: the walk ends where an exception was taken.
+     * {@code exception}: the walk ends where an exception was taken. Goes block by block (straight code
+     * up to the next instruction that can change the flow, cached by the code walker).
      */
     private void walk(long from, long to, boolean include, boolean exception, long dst, long offset) {
         if (to < from) {
@@ -180,82 +186,100 @@ public final class MtbFlow implements MtbPacketListener {
         }
         long addr = from;
         long count = 0;
-        int it = 0;
         long last = -1;
         int lastSize = 0;
         WaypointKind lastKind = WaypointKind.NONE;
         while (true) {
-            if (addr == to && !include) {
-                break;
-            }
-            if (addr > to) {
-                error(String.format("source 0x%08x is not reachable from 0x%08x: stepping through the code passes it "
-                        + "(corrupt packet or wrong image)", to, from), to, offset);
-                return;
-            }
             if (count >= walkLimit) {
                 error(String.format("walk from 0x%08x to 0x%08x exceeds %d instructions", from, to, walkLimit), to,
                         offset);
                 return;
             }
-            if (!code.read(addr, it, insn)) {
-                if (count > 0) {
-                    emit(from, last, lastSize, count, lastKind);
+            Block b = code.block(addr, Isa.T32);
+            if (b.count() > 0 && to <= b.lastAddress()) {
+                int i = b.indexOf(to);
+                if (i < 0) {
+                    error(String.format("source 0x%08x is not reachable from 0x%08x: stepping through the code passes "
+                            + "it (corrupt packet or wrong image)", to, from), to, offset);
+                    return;
                 }
-                errors++;
-                sink.accept(new NoImage(source, addr, Isa.T32));
-                return;
-            }
-            if (addr == to) {
-                // the branch that wrote the packet
-                if (!insn.writesPc() || insn.kind == WaypointKind.EXCEPTION_CALL) {
+                if (!include) {
+                    if (i > 0) {
+                        count += i;
+                        last = b.addressOf(i - 1);
+                        lastSize = b.sizeOf(i - 1);
+                        lastKind = WaypointKind.NONE;
+                    }
+                    break;
+                }
+                if (to != b.lastAddress() || !b.endsAtWaypoint() || b.kind() == WaypointKind.EXCEPTION_CALL) {
                     error(String.format("the instruction at 0x%08x is not a branch, but the packet says it branched to "
                             + "0x%08x (corrupt packet or wrong image)", to, dst), to, offset);
                     return;
                 }
-                if (insn.kind == WaypointKind.DIRECT_BRANCH && insn.target != dst) {
+                if (b.kind() == WaypointKind.DIRECT_BRANCH && b.target() != dst) {
                     error(String.format("the branch at 0x%08x goes to 0x%08x, the packet says 0x%08x (corrupt packet "
-                            + "or wrong image)", to, insn.target, dst), to, offset);
+                            + "or wrong image)", to, b.target(), dst), to, offset);
                     return;
                 }
-                lastKind = MtbPacket.isMagic(dst) ? WaypointKind.EXCEPTION_RETURN : insn.kind;
-                last = addr;
-                lastSize = insn.size;
-                count++;
+                count += i + 1;
+                last = to;
+                lastSize = b.lastSize();
+                lastKind = MtbPacket.isMagic(dst) ? WaypointKind.EXCEPTION_RETURN : b.kind();
                 break;
             }
-            if (insn.writesPc() && !insn.conditional && !passable(addr, to, exception)) {
-                error(String.format("the code at 0x%08x changes the flow unconditionally, yet the trace continues "
-                        + "sequentially to 0x%08x (lost packet or wrong image)", addr, to), addr, offset);
-                return;
+            // the whole block lies before the source
+            switch (b.end()) {
+                case WAYPOINT -> {
+                    if (!b.conditional() && !passable(b, to, exception)) {
+                        error(String.format("the code at 0x%08x changes the flow unconditionally, yet the trace "
+                                + "continues sequentially to 0x%08x (lost packet or wrong image)", b.lastAddress(), to),
+                                b.lastAddress(), offset);
+                        return;
+                    }
+                }
+                case LIMIT -> {
+                    // a long straight run: the next block continues it
+                }
+                case NO_IMAGE -> {
+                    if (b.count() > 0) {
+                        emit(from, b.lastAddress(), b.lastSize(), count + b.count(), WaypointKind.NONE);
+                    }
+                    errors++;
+                    sink.accept(new NoImage(source, b.missingAddress(), Isa.T32));
+                    return;
+                }
+                default -> {
+                    error(String.format("the code at 0x%08x cannot be walked", addr), addr, offset);
+                    return;
+                }
             }
-            last = addr;
-            lastSize = insn.size;
-            lastKind = insn.kind;
-            count++;
-            it = insn.itStateAfter;
-            addr += insn.size;
+            count += b.count();
+            last = b.lastAddress();
+            lastSize = b.lastSize();
+            lastKind = b.kind();
+            addr = b.nextAddress();
         }
         if (count > 0) {
             emit(from, last, lastSize, count, lastKind);
         }
     }
 
-    /** May the flow-changing instruction {@link #insn} at {@code addr} lie on a sequential walk? */
-    private boolean passable(long addr, long to, boolean exception) {
-        long next = addr + insn.size;
-        return switch (insn.kind) {
-            case DIRECT_BRANCH -> insn.target == next;
+    /** May the flow-changing instruction that ends block {@code b} lie on a sequential walk to {@code to}? */
+    private static boolean passable(Block b, long to, boolean exception) {
+        long next = b.nextAddress();
+        return switch (b.kind()) {
+            case DIRECT_BRANCH -> b.target() == next;
             // SVC right before an exception entry's preferred return raised that exception; BKPT halts
             // into debug state (semihosting, breakpoints) and execution resumes at the next instruction.
-            case EXCEPTION_CALL -> (exception && next == to) || isBkpt();
+            case EXCEPTION_CALL -> (exception && next == to) || isBkpt(b);
             default -> false;
         };
     }
 
-    private boolean isBkpt() {
+    private static boolean isBkpt(Block b) {
         // T16 BKPT: 0b10111110 imm8 (DDI 0419C A6.7.12)
-        return insn.size == 2 && (insn.opcode & 0xFF00) == 0xBE00;
+        return b.lastSize() == 2 && (b.opcode() & 0xFF00) == 0xBE00;
     }
 
     private void emit(long from, long last, int lastSize, long count, WaypointKind lastKind) {

@@ -75,7 +75,7 @@ public final class MtbProtocol implements TraceProtocol {
             return;
         }
         long limit = input.options() == null ? 0 : input.options().instructionLimit();
-        MtbFlow flow = new MtbFlow(input.image(), config.vtor(), source, limit, sink);
+        MtbFlow flow = new MtbFlow(new MtbProgram(input.image(), config.vtor()), source, limit, sink);
         long missing = MtbPacketReader.read(input.data(), layout, flow);
         if (missing > 0) {
             sink.accept(new Gap(source, "the dump ends " + missing + " bytes before the end of the MTB buffer",
