@@ -69,7 +69,7 @@ class CorpusTest {
         for (ExecutionEvent.Step s : steps) {
             assertThat(mem.contains(s.address(), s.size())).as("%s at %x", name, s.address()).isTrue();
             assertThat(s.address() % s.isa().alignment()).isZero();
-            Isa mapped = image.symbols().isaAt(s.address());
+            Isa mapped = io.armtrace.execution.MappingSymbols.isaAt(image.symbols(), s.address());
             if (mapped != null) {
                 assertThat(s.isa()).as("%s at %x: mapping symbol", name, s.address()).isEqualTo(mapped);
             }
