@@ -325,6 +325,24 @@ class QemuPluginLogTest {
                 "X 14 00000102 00000090", "I 00000090 T32 2 E", "R 00000102", "I 00000102 T32 2 E"));
     }
 
+    /** Mutated logs: the import either works or stops with a FormatException naming the line. */
+    @Test
+    void mutatedLogsFailCleanly() throws IOException {
+        byte[] good = excerpt("a9-thumb-irq-it.log");
+        java.util.Random random = new java.util.Random(7);
+        for (int round = 0; round < 300; round++) {
+            byte[] b = good.clone();
+            for (int k = 1 + random.nextInt(8); k > 0; k--) {
+                b[random.nextInt(b.length)] = (byte) random.nextInt(256);
+            }
+            try {
+                QemuPluginLog.importLog(new ByteArrayInputStream(b), Profile.AR, null, new ByteArrayInputStream(b), e -> { });
+            } catch (ExecutionFormat.FormatException e) {
+                assertThat(e.getMessage()).startsWith("line ");
+            }
+        }
+    }
+
     @Test
     void malformedInstructionLineNamesTheLine() {
         String log = "I 00000100 2 0028\nI 00000102\n";
