@@ -89,7 +89,7 @@ public final class Etm2PacketReader implements Etm2CycleSink {
     private long cycle;
 
     private static final int F_WAIT = 1, F_BRANCH = 2, F_DONE = 4, F_CANCEL = 8, F_TFO = 16, F_UNKNOWN = 32,
-            F_DATA = 64, F_CTX = 128, F_NOINSN = 256, F_APO = 512, F_LOST = 1024;
+            F_DATA = 64, F_CTX = 128, F_NOINSN = 256, F_APO = 512, F_LOST = 1024, F_TRIGGER = 2048;
 
     // ---- ETMv2 FIFO parser -------------------------------------------------------------------------
     private boolean synced;
@@ -210,7 +210,7 @@ public final class Etm2PacketReader implements Etm2CycleSink {
         if (status == TR) {
             // IHI 0014Q 6.1.7: TR replaces the pipeline status, which appears on TRACEPKT[3:0]; the FIFO
             // does not drain this cycle.
-            out.trigger(cycle);
+            rFlags[i] |= F_TRIGGER;
             status = pkt & 15;
             output = false;
             rNotes[i] |= 2;
@@ -601,7 +601,7 @@ public final class Etm2PacketReader implements Etm2CycleSink {
         boolean apoCycle = apoPending > 0;
         if (status == TR) {
             // IHI 0014Q 5.3: a trigger delays the trace packets by one cycle; TRACEPKT[2:0] hold the status
-            out.trigger(cycle);
+            rFlags[i] |= F_TRIGGER;
             status = pkt & 7;
             output = false;
             rNotes[i] |= 2;
@@ -827,6 +827,9 @@ public final class Etm2PacketReader implements Etm2CycleSink {
         boolean known = (f & F_UNKNOWN) == 0;
         if (lister != null) {
             lister.line(c, describe(i));
+        }
+        if ((f & F_TRIGGER) != 0) {
+            out.trigger(c);
         }
         if ((f & F_LOST) != 0) {
             out.lost(c, "cycles lost from the capture");
