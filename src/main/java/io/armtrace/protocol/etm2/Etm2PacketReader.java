@@ -68,7 +68,7 @@ public final class Etm2PacketReader implements Etm2CycleSink {
     private Lister lister;
 
     // ---- records: one per cycle, released in order --------------------------------------------------
-    private static final int RING = 1 << 14;
+    private static final int RING = 1 << 12;
     private static final int MASK = RING - 1;
     /** A record still waiting after this many later cycles is given up. */
     private static final int MAX_WAIT = RING - 64;
