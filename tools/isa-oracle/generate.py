@@ -29,17 +29,33 @@ Table format (gzip-compressed UTF-8 text, one file per configuration, <name>.tsv
     opcode   hex; A32 word, T32 halfword, or first halfword followed by second (as Insn.opcode);
     mnemonic objdump's mnemonic, as printed (with condition and .w/.n);
     operands objdump's operands with its comments ('@ ...') and symbol annotations ('<sym+off>')
-             removed;
+             removed, kept only where they name the pc or the instruction is an MCR (CP15
+             barriers); empty otherwise, which keeps the tables small and loses nothing the test
+             reads (it looks for the pc as destination, in a register list, and for '^');
     target   for b/bl/blx/cbz/cbnz with an address operand: that address (hex), objdump's own
              computation of the direct branch target; otherwise '-'.
-Rows that objdump prints as data (.word/.short/.byte, mapping symbol $d) or as '<UNDEFINED>' are not
-instructions and are left out; the header counts them.
+Rows that objdump prints as data (.word/.short/.byte, mapping symbol $d) or as undefined are not
+instructions and are left out; so are rows objdump marks UNPREDICTABLE (only the encoding-space
+tables below have any). The header counts them.
+
+Besides the compiled code there are encoding-space tables, disassembled from raw bytes with
+`objdump -D -b binary -m armv7` (with -M force-thumb for T32):
+    t16-all     every 16-bit T32 halfword 0x0000-0xE7FF, in order (so IT instructions set up IT
+                blocks for the halfwords after them, as they would in memory);
+    a32-random  pseudo-random A32 words (fixed seed);
+    t32-random  pseudo-random 32-bit T32 instructions (first halfword 0xE800-0xFFFF, fixed seed).
+objdump decodes the union of all architecture versions whatever -m says; in t32-random the
+ARMv8.1-M low-overhead-branch instructions (bf, bfx, bfl, bflx, bfcsel, le, letp, wls, wlstp, dls,
+dlstp, lctp), which reuse ARMv7 encodings that are BLX with H = 1 (UNDEFINED) or B/BL, are left out
+and counted, because the classifier implements ARMv7 and ARMv8-M mainline.
 """
 
 import argparse
 import gzip
 import os
+import random
 import re
+import struct
 import shutil
 import subprocess
 import sys
@@ -70,6 +86,18 @@ SYMBOL = re.compile(r"\s*<[^>]*>")
 COMMENT = re.compile(r"\s*@.*$")  # '@' starts a comment in Arm assembler syntax
 DIRECT = re.compile(r"^(b|bl|blx|cbz|cbnz)(eq|ne|cs|hs|cc|lo|mi|pl|vs|vc|hi|ls|ge|lt|gt|le|al)?(\.w|\.n)?$")
 HEX = re.compile(r"^[0-9a-f]+$")
+PC = re.compile(r"\bpc\b")
+LOW_OVERHEAD_BRANCH = re.compile(r"^(bf|bfx|bfl|bflx|bfcsel|le|letp|wls|wlstp|dls|dlstp|lctp)(\.\w+)?$")
+
+# name, classifier profile, objdump machine, T32?, bytes
+def blobs():
+    rnd = random.Random(20261122)
+    a32 = b"".join(struct.pack("<I", rnd.getrandbits(32)) for _ in range(12000))
+    t32 = b"".join(struct.pack("<HH", rnd.randrange(0xE800, 0x10000), rnd.getrandbits(16)) for _ in range(12000))
+    t16 = b"".join(struct.pack("<H", h) for h in range(0xE800))
+    return [("t16-all", "AR", "armv7", True, t16),
+            ("a32-random", "AR", "armv7", False, a32),
+            ("t32-random", "AR", "armv7", True, t32)]
 
 
 def run(cmd, **kw):
@@ -108,17 +136,23 @@ def build(name, flags, link_flags, programs, parts, rare, work):
     return elf
 
 
-def rows(elf, counts):
+def rows(objdump_cmd, counts):
     expected = -1
-    for line in run(["arm-none-eabi-objdump", "-d", "-w", elf]).splitlines():
+    for line in run(objdump_cmd).splitlines():
         m = LINE.match(line)
         if not m:
             continue
         addr, raw, mnem, ops = m.group(1), m.group(2).split(), m.group(3), m.group(4) or ""
+        if "unpredictable" in line.lower():
+            counts["unpredictable"] += 1
+            continue
+        if LOW_OVERHEAD_BRANCH.match(mnem):
+            counts["v8.1-M"] += 1
+            continue
         if mnem.startswith("."):
             counts["data"] += 1
             continue
-        if mnem.startswith("<") or "UNDEFINED" in mnem:
+        if mnem.startswith("<") or "undefined" in mnem.lower():
             counts["undefined"] += 1
             continue
         if len(raw) == 1 and len(raw[0]) == 8:
@@ -131,9 +165,13 @@ def rows(elf, counts):
             counts["other"] += 1
             continue
         ops = SYMBOL.sub("", COMMENT.sub("", ops)).strip()
+        if not PC.search(ops) and not mnem.startswith("mcr"):
+            ops = ""
         target = "-"
         if DIRECT.match(mnem):
-            last = ops.split(",")[-1].strip()
+            last = SYMBOL.sub("", COMMENT.sub("", m.group(4) or "")).split(",")[-1].strip()
+            if last.startswith("0x"):
+                last = last[2:]
             if HEX.match(last):
                 target = last
         counts["rows"] += 1
@@ -141,6 +179,24 @@ def rows(elf, counts):
         shown = "" if a == expected else addr
         expected = a + size
         yield f"{shown}\t{isa}\t{size}\t{opcode}\t{mnem}\t{ops}\t{target}"
+
+
+def new_counts():
+    return {"rows": 0, "data": 0, "undefined": 0, "unpredictable": 0, "v8.1-M": 0, "other": 0}
+
+
+def write(out, name, profile, about, counts, body):
+    header = [f"# armtrace ISA oracle table {name}", f"# profile {profile}", *about,
+              f"# rows {counts['rows']}; left out: data {counts['data']}, undefined {counts['undefined']},"
+              f" unpredictable {counts['unpredictable']}, v8.1-M branches {counts['v8.1-M']},"
+              f" unrecognised {counts['other']}",
+              "# address\tisa\tsize\topcode\tmnemonic\toperands\ttarget"]
+    path = os.path.join(out, f"{name}.tsv.gz")
+    with open(path, "wb") as raw:
+        # mtime 0 and no file name: the same input gives the same bytes
+        with gzip.GzipFile(filename="", mode="wb", fileobj=raw, compresslevel=9, mtime=0) as gz:
+            gz.write(("\n".join(header + body) + "\n").encode())
+    print(f"{name}: {counts} -> {path} ({os.path.getsize(path)} bytes)")
 
 
 def main():
@@ -159,23 +215,21 @@ def main():
     os.makedirs(work, exist_ok=True)
     for name, profile, flags, link_flags, parts, rare in CONFIGS:
         elf = build(name, flags, link_flags, args.programs, parts, rare, work)
-        counts = {"rows": 0, "data": 0, "undefined": 0, "other": 0}
-        body = list(rows(elf, counts))
+        counts = new_counts()
+        body = list(rows(["arm-none-eabi-objdump", "-d", "-w", elf], counts))
         multilib = run(["arm-none-eabi-gcc", *link_flags, "-print-multi-directory"]).strip()
-        header = [f"# armtrace ISA oracle table {name}",
-                  f"# profile {profile}",
-                  f"# gcc flags {' '.join(flags)} -O2; libc/libm/libgcc multilib {multilib}"
-                  f" (linked with {' '.join(link_flags)})",
-                  f"# {versions[0]}", f"# {versions[1]}",
-                  f"# rows {counts['rows']}; left out: data {counts['data']}, undefined {counts['undefined']},"
-                  f" unrecognised {counts['other']}",
-                  "# address\tisa\tsize\topcode\tmnemonic\toperands\ttarget"]
-        path = os.path.join(args.out, f"{name}.tsv.gz")
-        with open(path, "wb") as raw:
-            # mtime 0 and no file name: the same input gives the same bytes
-            with gzip.GzipFile(filename="", mode="wb", fileobj=raw, compresslevel=9, mtime=0) as gz:
-                gz.write(("\n".join(header + body) + "\n").encode())
-        print(f"{name}: {counts} -> {path} ({os.path.getsize(path)} bytes)")
+        write(args.out, name, profile, [f"# gcc flags {' '.join(flags)} -O2; libc/libm/libgcc multilib {multilib}"
+                                        f" (linked with {' '.join(link_flags)})", f"# {versions[0]}",
+                                        f"# {versions[1]}"], counts, body)
+    for name, profile, machine, thumb, data in blobs():
+        path = os.path.join(work, name + ".bin")
+        with open(path, "wb") as f:
+            f.write(data)
+        counts = new_counts()
+        cmd = ["arm-none-eabi-objdump", "-D", "-w", "-b", "binary", "-m", machine] + (["-M", "force-thumb"] if thumb else [])
+        body = list(rows(cmd + [path], counts))
+        write(args.out, name, profile, [f"# raw bytes disassembled with objdump -D -b binary -m {machine}"
+                                        + (" -M force-thumb" if thumb else ""), f"# {versions[0]}"], counts, body)
     if not args.keep:
         shutil.rmtree(work)
 

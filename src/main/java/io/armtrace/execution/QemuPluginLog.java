@@ -178,6 +178,10 @@ public final class QemuPluginLog {
                 step(s, lineNo);
             } else if (s.startsWith("Taking exception ")) {
                 takingException(s);
+            } else if (s.startsWith("...tailchaining to pending exception")) {
+                // M profile: an exception return that goes straight into a pending exception; QEMU
+                // writes no "Taking exception" line for it. The next line gives the number.
+                enter(2, false);
             } else if (s.startsWith("...taking pending ")) {
                 // "...taking pending nonsecure exception 15" (M profile): the architectural number
                 int i = s.lastIndexOf(' ');
@@ -225,6 +229,10 @@ public final class QemuPluginLog {
                     }
                 }
             }
+            enter(arch, sync);
+        }
+
+        private void enter(int arch, boolean sync) {
             PendingEntry e = new PendingEntry();
             e.number = arch;
             e.synchronous = sync;
@@ -360,7 +368,7 @@ public final class QemuPluginLog {
                 return (st.psr() & 0x20) != 0 ? Isa.T32 : Isa.A32; // CPSR.T
             }
             if (image != null) {
-                Isa m = image.symbols().isaAt(addr);
+                Isa m = io.armtrace.execution.MappingSymbols.isaAt(image.symbols(), addr);
                 if (m != null) {
                     stats.isaFromSymbols++;
                     return m;

@@ -106,8 +106,18 @@ class InstructionOracleTest {
         return m;
     }
 
+    static ObjdumpSemantics semantics(Row r) {
+        return ObjdumpSemantics.of(r.mnemonic(), r.operands(), r.target() >= 0, r.isa() == Isa.T32 && r.size() == 4);
+    }
+
+    static WaypointKind classifierKind(MemoryImage image, Profile profile, Row r) {
+        Insn insn = new Insn();
+        new InstructionClassifier(profile).classify(image, r.address(), r.isa(), 0, insn);
+        return insn.kind;
+    }
+
     @ParameterizedTest
-    @ValueSource(strings = {"a9-arm", "a9-thumb", "m3", "m0plus", "arm926"})
+    @ValueSource(strings = {"a9-arm", "a9-thumb", "m3", "m0plus", "arm926", "t16-all", "a32-random", "t32-random"})
     void everyRowAgreesWithObjdump(String name) throws IOException {
         Table t = load(name);
         MemoryImage image = image(t.rows());
@@ -116,23 +126,28 @@ class InstructionOracleTest {
         Map<WaypointKind, Integer> counts = new EnumMap<>(WaypointKind.class);
         int conditionalBranches = 0;
         int itRows = 0;
+        int dataBarriers = 0;
+        int unpredictable = 0;
         long prevEnd = -1;
         int it = 0;
         List<String> failures = new ArrayList<>();
         for (Row row : t.rows()) {
             int itBefore = row.address() == prevEnd ? it : 0;
             assertThat(classifier.classify(image, row.address(), row.isa(), itBefore, insn)).isTrue();
-            ObjdumpSemantics o = ObjdumpSemantics.of(row.mnemonic(), row.operands(), row.target() >= 0);
-            String where = String.format("%s 0x%x %s %08x %s %s", name, row.address(), row.isa(), row.opcode(),
-                    row.mnemonic(), row.operands());
-            List<String> bad = new ArrayList<>();
+            ObjdumpSemantics o = semantics(row);
+            List<String> bad = new ArrayList<>(0);
             if (insn.size != row.size()) {
                 bad.add("size " + insn.size);
             }
             if (insn.opcode != row.opcode()) {
                 bad.add(String.format("opcode %08x", insn.opcode));
             }
-            if (insn.kind != o.kind) {
+            if (insn.dataBarrier != o.dataBarrier) {
+                bad.add("dataBarrier " + insn.dataBarrier);
+            }
+            if (o.unpredictable) {
+                unpredictable++;
+            } else if (insn.kind != o.kind) {
                 bad.add("kind " + insn.kind + " but objdump implies " + o.kind);
             } else if (o.kind != WaypointKind.NONE) {
                 if (o.direct && insn.target != row.target()) {
@@ -161,36 +176,46 @@ class InstructionOracleTest {
                 }
             }
             if (!bad.isEmpty() && failures.size() < 30) {
-                failures.add(where + ": " + String.join(", ", bad));
+                failures.add(String.format("%s 0x%x %s %08x %s %s: %s", name, row.address(), row.isa(), row.opcode(),
+                        row.mnemonic(), row.operands(), String.join(", ", bad)));
             }
             if (itBefore != 0) {
                 itRows++;
             }
             counts.merge(o.kind, 1, Integer::sum);
+            if (o.dataBarrier) {
+                dataBarriers++;
+            }
             it = insn.itStateAfter;
             prevEnd = row.end();
         }
-        System.out.printf("isa oracle %-9s %7d rows: %s, %d conditional direct branches, %d rows in IT blocks%n", name,
-                t.rows().size(), counts, conditionalBranches, itRows);
+        System.out.printf("isa oracle %-9s %7d rows: %s, %d conditional direct branches, %d rows in IT blocks,"
+                + " %d DMB/DSB, %d UNPREDICTABLE writes of the pc not compared%n", name, t.rows().size(), counts,
+                conditionalBranches, itRows, dataBarriers, unpredictable);
         assertThat(failures).as("rows where the classifier disagrees with objdump").isEmpty();
-        assertThat(t.rows().size()).isGreaterThan(50_000);
+        assertThat(t.rows().size()).isGreaterThan(5_000);
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"a9-arm", "a9-thumb", "m3", "m0plus", "arm926"})
+    @ValueSource(strings = {"a9-arm", "a9-thumb", "m3", "m0plus", "arm926", "t16-all", "a32-random", "t32-random"})
     void walkerBlocksEndWhereObjdumpSays(String name) throws IOException {
         Table t = load(name);
         List<Row> rows = t.rows();
         MemoryImage image = image(rows);
+        WaypointKind[] kinds = new WaypointKind[rows.size()];
+        int[] cond = new int[rows.size()];
+        for (int i = 0; i < rows.size(); i++) {
+            Row r = rows.get(i);
+            ObjdumpSemantics o = semantics(r);
+            // an UNPREDICTABLE write of the pc: take the classifier's view, the row test counts these
+            kinds[i] = o.unpredictable ? classifierKind(image, t.profile(), r) : o.kind;
+            cond[i] = o.cond;
+        }
         for (boolean isb : new boolean[] {false, true}) {
             CodeWalker walker = new CodeWalker(image, new InstructionClassifier(t.profile()), isb, 4096);
             boolean[] ends = new boolean[rows.size()];
-            int[] cond = new int[rows.size()];
             for (int i = 0; i < rows.size(); i++) {
-                Row r = rows.get(i);
-                ObjdumpSemantics o = ObjdumpSemantics.of(r.mnemonic(), r.operands(), r.target() >= 0);
-                ends[i] = o.kind != WaypointKind.NONE && (o.kind != WaypointKind.BARRIER || isb);
-                cond[i] = o.cond;
+                ends[i] = kinds[i] != WaypointKind.NONE && (kinds[i] != WaypointKind.BARRIER || isb);
             }
             int blocks = 0;
             int checked = 0;
@@ -235,28 +260,27 @@ class InstructionOracleTest {
                 checked++;
                 Block b = walker.block(first.address(), first.isa());
                 int n = j - i;
-                String where = String.format("%s isb=%s block 0x%x: %s", name, isb, first.address(), b);
                 if (b.end() != end || b.count() != n) {
-                    failures.add(where + " expected " + end + " after " + n + " instructions");
+                    failures.add(name + " isb=" + isb + " " + b + " expected " + end + " after " + n + " instructions");
                 } else if (n > 0) {
                     Row last = rows.get(j - 1);
                     if (b.lastAddress() != last.address() || b.lastSize() != last.size()
                             || b.addressOf(n - 1) != last.address() || b.countBefore(last.address()) != n - 1) {
-                        failures.add(where + " last instruction is 0x" + Long.toHexString(last.address()));
+                        failures.add(name + " isb=" + isb + " " + b + " last instruction is 0x" + Long.toHexString(last.address()));
                     }
                     int mid = n / 2;
                     if (b.addressOf(mid) != rows.get(i + mid).address() || b.indexOf(rows.get(i + mid).address()) != mid) {
-                        failures.add(where + " instruction " + mid + " is at 0x"
+                        failures.add(name + " isb=" + isb + " " + b + " instruction " + mid + " is at 0x"
                                 + Long.toHexString(rows.get(i + mid).address()));
                     }
                     if (end == Block.End.WAYPOINT && b.cond() != cond[j - 1]) {
-                        failures.add(where + " condition " + b.cond() + " but objdump " + cond[j - 1]);
+                        failures.add(name + " isb=" + isb + " " + b + " condition " + b.cond() + " but objdump " + cond[j - 1]);
                     }
                     if (end == Block.End.WAYPOINT && b.target() != last.target()) {
-                        failures.add(where + " target");
+                        failures.add(name + " isb=" + isb + " " + b + " target");
                     }
                     if (end == Block.End.NO_IMAGE && b.missingAddress() != last.end()) {
-                        failures.add(where + " missing address");
+                        failures.add(name + " isb=" + isb + " " + b + " missing address");
                     }
                 }
                 if (failures.size() > 30) {
@@ -267,7 +291,7 @@ class InstructionOracleTest {
                     + " (they run into padding before a function in the other state)%n", name, isb, blocks, checked,
                     blocks - checked);
             assertThat(failures).isEmpty();
-            assertThat(checked).isGreaterThan(5_000);
+            assertThat(checked).isGreaterThan(1_000);
         }
     }
 }

@@ -24,6 +24,14 @@ final class ObjdumpSemantics {
     boolean direct;
     /** True if the text was recognised as a PC-writing or exception form and cond was parsed from it. */
     boolean condKnown;
+    /** True for DMB and DSB, and the CP15 c7, c10, 4/5 operations. */
+    boolean dataBarrier;
+    /**
+     * True if the text writes the PC in a form the architecture makes UNPREDICTABLE (for example
+     * {@code ubfx pc, ...}, {@code mov.w pc, r0}, {@code mov pc, r0, lsl r1}): what such an encoding
+     * does is not defined, so there is nothing to compare.
+     */
+    boolean unpredictable;
 
     private ObjdumpSemantics() {
     }
@@ -53,6 +61,11 @@ final class ObjdumpSemantics {
     }
 
     static ObjdumpSemantics of(String mnemonic, String operands, boolean hasTarget) {
+        return of(mnemonic, operands, hasTarget, false);
+    }
+
+    /** @param t32Wide true for a 32-bit T32 instruction, where data processing into the pc is UNPREDICTABLE */
+    static ObjdumpSemantics of(String mnemonic, String operands, boolean hasTarget, boolean t32Wide) {
         ObjdumpSemantics s = new ObjdumpSemantics();
         s.kind = WaypointKind.NONE;
         String m = mnemonic.toLowerCase();
@@ -104,6 +117,11 @@ final class ObjdumpSemantics {
         if ((c = withCond(m, "mcr")) >= 0 && ops.replace(" ", "").matches("p?15,0,\\w+,cr7,cr5,\\{4\\}")) {
             return s.set(WaypointKind.BARRIER, c, false, false);
         }
+        if ((c = withCond(m, "dmb")) >= 0 || (c = withCond(m, "dsb")) >= 0
+                || ((c = withCond(m, "mcr")) >= 0 && ops.replace(" ", "").matches("p?15,0,\\w+,cr7,cr10,\\{[45]\\}"))) {
+            s.dataBarrier = true;
+            return s;
+        }
         boolean listHasPc = ops.contains("{") && listContainsPc(ops);
         if ((c = withCond(m, "pop")) >= 0 || (c = ldmCond(m)) >= 0) {
             if (listHasPc) {
@@ -116,24 +134,35 @@ final class ObjdumpSemantics {
             return s;
         }
         // from here on: the destination register is the PC
-        if ((c = withCond(m, "ldr")) >= 0 || (c = withCond(m, "ldrt")) >= 0) {
+        if ((c = withCond(m, "ldr")) >= 0) {
             return s.set(WaypointKind.INDIRECT_BRANCH, c, false, false);
         }
         for (String base : DATA_PROCESSING) {
-            if ((c = withCond(m, base)) >= 0) {
-                return s.set(WaypointKind.INDIRECT_BRANCH, c, false, false);
+            boolean plain = (c = withCond(m, base)) >= 0;
+            boolean flags = !plain && (c = withCond(m, base + "s")) >= 0;
+            if (!plain && !flags) {
+                continue;
             }
-            if ((c = withCond(m, base + "s")) >= 0) {
-                // SUBS pc, lr / MOVS pc, lr...: copy the SPSR to the CPSR (exception return)
-                return s.set(WaypointKind.EXCEPTION_RETURN, c, false, false);
+            if (t32Wide) {
+                // T32: only SUBS pc, lr, #imm writes the PC (B9.3.19); the rest is UNPREDICTABLE
+                if (flags && base.equals("sub") && ops.replace(" ", "").startsWith("pc,lr,#")) {
+                    return s.set(WaypointKind.EXCEPTION_RETURN, c, false, false);
+                }
+                break;
             }
+            if (ops.matches(".*,\\s*(lsl|lsr|asr|ror)\\s+[a-z].*")) {
+                break; // A32 register-shifted register with Rd = pc: UNPREDICTABLE (A8.8.106 etc.)
+            }
+            // SUBS pc, lr / MOVS pc, lr...: the flag-setting forms copy the SPSR to the CPSR
+            return s.set(flags ? WaypointKind.EXCEPTION_RETURN : WaypointKind.INDIRECT_BRANCH, c, false, false);
         }
-        for (String base : new String[] {"cmp", "cmn", "tst", "teq", "str", "push", "stm"}) {
+        for (String base : new String[] {"cmp", "cmn", "tst", "teq", "str", "push", "stm", "pld", "pli", "mcr"}) {
             if (m.startsWith(base)) {
                 return s; // reads the PC, does not write it
             }
         }
-        throw new IllegalStateException("objdump text writes pc in an unexpected way: " + mnemonic + " " + operands);
+        s.unpredictable = true;
+        return s;
     }
 
     private ObjdumpSemantics set(WaypointKind k, int c, boolean link, boolean direct) {
