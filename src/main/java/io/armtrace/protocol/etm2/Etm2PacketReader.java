@@ -868,7 +868,6 @@ public final class Etm2PacketReader implements Etm2CycleSink {
         StringBuilder sb = new StringBuilder(64);
         int f = rFlags[i];
         int status = rStatus[i];
-        sb.append(String.format("%8d  ", rCycle[i]));
         if ((rNotes[i] & 2) != 0) {
             sb.append("TR(").append(MNEMONICS[status]).append(')');
         } else if ((rNotes[i] & 4) != 0) {
