@@ -115,6 +115,7 @@ public final class TraceAnalysis implements ElementSink {
 
     // ---- capture summary
     long instructions;
+    long rangeElements;
     long cycles;
     long callCount;
     long gaps;
@@ -238,6 +239,7 @@ public final class TraceAnalysis implements ElementSink {
         lastSlot = slot;
         int count = r.count();
         instructions += count;
+        rangeElements++;
         lastNode = frameNode[top];
         nodeInstructions[lastNode] += count;
 
