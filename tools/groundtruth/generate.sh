@@ -67,7 +67,7 @@ build_a() {
     CA="-O2 -g -ffreestanding -nostdlib -mcpu=$cpu $defs -DHAVE_OTHER_ISA"
     arm-none-eabi-gcc $CA -c -marm -o "$WORK/$name-start.o" "$P/cortex-a/start_a.S"
     arm-none-eabi-gcc $CA -c -m$other -o "$WORK/$name-other.o" "$P/common/other_isa.c"
-    arm-none-eabi-gcc $CA -m$isa -T "$ld" -o "$WORK/$name.elf" "$WORK/$name-start.o" \
+    arm-none-eabi-gcc $CA -m$isa -Wl,--use-blx -T "$ld" -o "$WORK/$name.elf" "$WORK/$name-start.o" \
         "$P/cortex-a/main_a.c" "$P/common/work.c" "$WORK/$name-other.o" -lgcc
     run "$name" "$machine" AR "$core" "$WORK/$name.elf"
 }
@@ -91,3 +91,7 @@ for t in $TARGETS; do
     esac
 done
 [ -n "${KEEP:-}" ] || rm -rf "$WORK"
+
+# The characterisation table of tools/groundtruth/README.md
+(cd "$ROOT" && mvn -o -q -B test-compile)
+java -cp "$ROOT/target/classes:$ROOT/target/test-classes:$JELF" io.armtrace.groundtruth.Characterise

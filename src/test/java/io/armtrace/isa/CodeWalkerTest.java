@@ -162,6 +162,27 @@ class CodeWalkerTest {
     }
 
     @Test
+    void dataBarriersEndBlocksOnlyWhenAsked() {
+        MemoryImage m = new MemoryImage().add(0, words(0xE1A00000, 0xF57FF05B, 0xE1A00000, 0xEAFFFFFB), "c");
+        InstructionClassifier c = new InstructionClassifier(Profile.AR);
+        Block b = new CodeWalker(m, c, true, true, 4096, 16).block(0, Isa.A32);
+        assertThat(b.count()).isEqualTo(2);
+        assertThat(b.end()).isEqualTo(Block.End.WAYPOINT);
+        assertThat(b.kind()).isEqualTo(WaypointKind.BARRIER);
+        assertThat(new CodeWalker(m, c, true, false, 4096, 16).block(0, Isa.A32).count()).isEqualTo(4);
+    }
+
+    @Test
+    void addressesAreAlignedToTheState() {
+        MemoryImage m = new MemoryImage().add(0x100, halves(0x2001, 0x4770), "c");
+        CodeWalker w = walker(m, Profile.M, false, 4096);
+        Block b = w.block(0x101, Isa.T32); // with the Thumb bit
+        assertThat(b.start()).isEqualTo(0x100);
+        assertThat(b.count()).isEqualTo(2);
+        assertThat(w.block(0x100, Isa.T32)).isSameAs(b);
+    }
+
+    @Test
     void itConditionInsideBlock() {
         MemoryImage m = new MemoryImage().add(0, halves(
                 0x2800, // cmp r0, #0

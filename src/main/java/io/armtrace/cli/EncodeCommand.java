@@ -1,0 +1,224 @@
+package io.armtrace.cli;
+
+import io.armtrace.execution.Execution;
+import io.armtrace.execution.ExecutionFormat;
+import io.armtrace.execution.QemuPluginLog;
+import io.armtrace.image.MemoryImage;
+import io.armtrace.image.ProgramImage;
+import io.armtrace.image.RawImage;
+import io.armtrace.isa.Profile;
+import io.armtrace.protocol.EncodeOutput;
+import io.armtrace.protocol.Protocols;
+import io.armtrace.protocol.TraceProtocol;
+import io.armtrace.source.InputException;
+import io.armtrace.source.SnapshotWriter;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.zip.GZIPInputStream;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code armtrace encode}: the trace a trace unit would have produced for a known execution. */
+@Command(name = "encode", mixinStandardHelpOptions = true,
+        description = {"Synthesizes the trace that a trace unit would produce for a known execution "
+                + "(an armtrace execution record or a QEMU instruction log).",
+                "Protocol options follow as --NAME or --NAME=VALUE; 'armtrace encode --protocol P --list-options' lists them.",
+                "Examples:",
+                "  armtrace encode --protocol ptm --execution run.exec.gz --image prog.elf --return-stack=on --snapshot-out snap/",
+                "  armtrace encode --protocol etm3 --execution qemu.log --image prog.elf --cycle-accurate=on -o trace.bin --stats"})
+final class EncodeCommand implements Callable<Integer> {
+    @Option(names = "--protocol", required = true, paramLabel = "NAME", description = "etm2, etm3, ptm or mtb.")
+    String protocol;
+
+    @Option(names = "--execution", paramLabel = "LOG",
+            description = "The execution: an armtrace execution record (plain or gzip) or a QEMU plugin log (I <pc> <size> <bytes> lines).")
+    Path execution;
+
+    @Option(names = "--image", paramLabel = "FILE[@ADDR]", description = "Program image (ELF, or raw binary at an address). Repeatable.")
+    List<String> images = new ArrayList<>();
+
+    @Option(names = "--cpu-log", paramLabel = "LOG",
+            description = "QEMU -d exec,cpu register log that gives condition pass/fail of a QEMU plugin log.")
+    Path cpuLog;
+
+    @Option(names = "--profile", paramLabel = "AR|M",
+            description = "Architecture profile of a QEMU log's core: AR (ARMv7-A/R and older, default) or M (Cortex-M).")
+    String profile;
+
+    @Option(names = {"-o", "--output"}, paramLabel = "TRACE", description = "Write the trace bytes here.")
+    Path output;
+
+    @Option(names = "--snapshot-out", paramLabel = "DIR",
+            description = "Write a complete snapshot directory (readable by armtrace decode and OpenCSD trc_pkt_lister).")
+    Path snapshotOut;
+
+    @Option(names = "--core", paramLabel = "TYPE", description = "Core type for the snapshot's core device, e.g. Cortex-A9, Cortex-M3.")
+    String core;
+
+    @Option(names = "--stats", description = "Print trace size statistics: bytes, bytes per instruction, bandwidth.")
+    boolean stats;
+
+    @Option(names = "--clock", paramLabel = "MHZ", description = "Core clock for --stats bandwidth figures (default 100 MHz, at one instruction per cycle).")
+    double clockMhz = 100;
+
+    @Option(names = "--list-options", description = "List the protocol's encoder options and exit.")
+    boolean listOptions;
+
+    @Option(names = "--debug", description = "Show stack traces for errors.")
+    boolean debug;
+
+    @CommandLine.Unmatched
+    List<String> protocolOptions = new ArrayList<>();
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() throws IOException {
+        TraceProtocol p = Protocols.byName(protocol).orElseThrow(() -> new InputException(
+                "--protocol " + protocol + ": unknown protocol; armtrace knows " + Protocols.names() + "."));
+        PrintWriter out = spec.commandLine().getOut();
+        if (listOptions) {
+            if (p.encodeOptions().isEmpty()) {
+                out.println(p.title() + " has no encoder options.");
+            }
+            p.encodeOptions().forEach((k, v) -> out.printf("  --%-24s %s%n", k, v));
+            out.flush();
+            return 0;
+        }
+        if (execution == null) {
+            throw new InputException("Say which execution to encode with --execution LOG.");
+        }
+        if (output == null && snapshotOut == null && !stats) {
+            throw new InputException("Say where the trace goes: -o TRACE or --snapshot-out DIR (or --stats).");
+        }
+        if (!Files.isRegularFile(execution)) {
+            throw new InputException(execution + ": no such file.");
+        }
+        ProgramImage image = ProgramImage.of(new MemoryImage());
+        for (String arg : images) {
+            image = RawImage.parseArgument(arg, image);
+        }
+        if (image.memory().isEmpty()) {
+            throw new InputException("Give the program image with --image FILE: the encoder must know the code.");
+        }
+        Map<String, String> options = parseOptions(protocolOptions);
+        Loaded loaded = load(image);
+        if (p.encodeOptions().containsKey("profile") && !options.containsKey("profile")) {
+            options.put("profile", loaded.profile().name());
+        }
+        EncodeOutput enc = p.encode(loaded.execution(), image, options);
+        if (output != null) {
+            Files.write(output, enc.trace());
+        }
+        if (snapshotOut != null) {
+            String coreType = core != null ? core : loaded.coreType();
+            SnapshotWriter.write(snapshotOut, coreType, image.memory(), enc.deviceType(), enc.registers(), enc.trace());
+        }
+        long insns = loaded.execution().steps().size();
+        if (stats) {
+            double bpi = insns == 0 ? 0 : (double) enc.trace().length / insns;
+            out.printf("%s trace: %d bytes for %d instructions: %.3f bytes/instruction, %.2f bits/instruction%n",
+                    p.title(), enc.trace().length, insns, bpi, bpi * 8);
+            out.printf("at %.0f MHz and one instruction per cycle: %.1f MB/s of trace (%.1f Mbit/s)%n",
+                    clockMhz, bpi * clockMhz, bpi * clockMhz * 8);
+        }
+        spec.commandLine().getErr().printf("%s: %d instructions encoded as %d bytes of %s trace%n", execution, insns,
+                enc.trace().length, p.title());
+        out.flush();
+        return 0;
+    }
+
+    record Loaded(Execution execution, Profile profile, String coreType) {
+    }
+
+    private Loaded load(ProgramImage image) throws IOException {
+        String first = firstLine(execution);
+        if (first.startsWith(ExecutionFormat.MAGIC)) {
+            ExecutionFormat.Header h = ExecutionFormat.readHeader(execution);
+            Execution e = ExecutionFormat.read(execution);
+            return new Loaded(e, h.profile(), coreName(h.core(), h.profile()));
+        }
+        Profile prof = parseProfile();
+        Execution e = QemuPluginLog.read(execution, prof, image, cpuLog);
+        return new Loaded(e, prof, coreName(null, prof));
+    }
+
+    private Profile parseProfile() {
+        if (profile == null) {
+            return Profile.AR;
+        }
+        return switch (profile.toUpperCase(Locale.ROOT)) {
+            case "AR", "A", "R" -> Profile.AR;
+            case "M" -> Profile.M;
+            default -> throw new InputException("--profile " + profile + ": say AR or M.");
+        };
+    }
+
+    /** A core type OpenCSD knows, from the record's free-form core name. */
+    static String coreName(String core, Profile profile) {
+        if (core != null) {
+            String c = core.toLowerCase(Locale.ROOT);
+            if (c.startsWith("cortex-") && c.length() > 7) {
+                return "Cortex-" + c.substring(7).toUpperCase(Locale.ROOT).replace("PLUS", "+");
+            }
+            if (c.startsWith("arm")) {
+                return core.toUpperCase(Locale.ROOT);
+            }
+        }
+        return profile == Profile.M ? "Cortex-M3" : "Cortex-A9";
+    }
+
+    private static String firstLine(Path file) throws IOException {
+        try (InputStream raw = Files.newInputStream(file)) {
+            InputStream in = raw;
+            java.io.BufferedInputStream b = new java.io.BufferedInputStream(raw);
+            b.mark(2);
+            int m0 = b.read();
+            int m1 = b.read();
+            b.reset();
+            in = (m0 == 0x1f && m1 == 0x8b) ? new GZIPInputStream(b) : b;
+            BufferedReader r = new BufferedReader(new InputStreamReader(in, StandardCharsets.ISO_8859_1));
+            String line;
+            while ((line = r.readLine()) != null) {
+                if (!line.isBlank() && !line.startsWith("#")) {
+                    return line.trim();
+                }
+            }
+            return "";
+        }
+    }
+
+    static Map<String, String> parseOptions(List<String> args) {
+        Map<String, String> options = new LinkedHashMap<>();
+        for (int i = 0; i < args.size(); i++) {
+            String a = args.get(i);
+            if (!a.startsWith("--") || a.length() == 2) {
+                throw new InputException("Unexpected argument '" + a + "': protocol options are written --NAME or --NAME=VALUE.");
+            }
+            String body = a.substring(2);
+            int eq = body.indexOf('=');
+            if (eq >= 0) {
+                options.put(body.substring(0, eq), body.substring(eq + 1));
+            } else if (i + 1 < args.size() && !args.get(i + 1).startsWith("--")) {
+                options.put(body, args.get(++i));
+            } else {
+                options.put(body, "");
+            }
+        }
+        return options;
+    }
+}

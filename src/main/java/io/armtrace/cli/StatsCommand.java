@@ -1,0 +1,101 @@
+package io.armtrace.cli;
+
+import io.armtrace.trace.ElementSink;
+import io.armtrace.trace.InstructionRange;
+import io.armtrace.trace.TraceElement;
+import java.io.InputStream;
+import java.io.PrintWriter;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/** {@code armtrace stats}: how much trace a capture is, per packet kind and per instruction. */
+@Command(name = "stats", mixinStandardHelpOptions = true,
+        description = {"Trace statistics: bytes, bytes per packet kind, bytes per instruction, and the trace "
+                + "bandwidth at a given core clock. Takes the same inputs as decode."})
+final class StatsCommand implements Callable<Integer> {
+    @Mixin
+    InputOptions input;
+
+    @Option(names = "--clock", paramLabel = "MHZ", description = "Core clock for bandwidth figures (default 100 MHz).")
+    double clockMhz = 100;
+
+    @Option(names = "--ipc", paramLabel = "N", description = "Instructions per cycle assumed for bandwidth figures (default 1).")
+    double ipc = 1;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() throws Exception {
+        PrintWriter out = spec.commandLine().getOut();
+        for (InputOptions.Job job : input.jobs()) {
+            long bytes;
+            try (InputStream in = job.input().data().open()) {
+                bytes = in.transferTo(java.io.OutputStream.nullOutputStream());
+            }
+            // Bytes per packet kind: each packet extends to the next packet's offset.
+            Map<String, long[]> kinds = new TreeMap<>();
+            long[] prev = {-1};
+            String[] prevKind = {null};
+            job.protocol().packets(job.input(), (offset, text) -> {
+                if (prevKind[0] != null) {
+                    kinds.get(prevKind[0])[1] += offset - prev[0];
+                }
+                String kind = kindOf(text);
+                kinds.computeIfAbsent(kind, k -> new long[2])[0]++;
+                prev[0] = offset;
+                prevKind[0] = kind;
+            });
+            if (prevKind[0] != null) {
+                kinds.get(prevKind[0])[1] += bytes - prev[0];
+            }
+            long[] insns = {0};
+            long[] other = {0};
+            job.protocol().decode(job.input(), new ElementSink() {
+                @Override
+                public void accept(TraceElement e) {
+                    if (e instanceof InstructionRange r) {
+                        insns[0] += r.count();
+                    } else {
+                        other[0]++;
+                    }
+                }
+            });
+            out.println(job.label() + " (" + job.protocol().title() + ")");
+            out.printf("  %d bytes, %d instructions, %d other elements%n", bytes, insns[0], other[0]);
+            if (insns[0] > 0) {
+                double bpi = (double) bytes / insns[0];
+                out.printf("  %.3f bytes per instruction (%.2f bits); %.0f instructions per KiB of trace%n", bpi, bpi * 8,
+                        1024 / bpi);
+                double mbps = bpi * clockMhz * ipc;
+                out.printf("  at %.0f MHz and %.2f instructions per cycle: %.2f MB/s of trace (%.1f Mbit/s), %.0f M instructions/s%n",
+                        clockMhz, ipc, mbps, mbps * 8, clockMhz * ipc);
+            }
+            out.println("  packets by kind:");
+            List<Map.Entry<String, long[]>> sorted = new java.util.ArrayList<>(kinds.entrySet());
+            sorted.sort((a, b) -> Long.compare(b.getValue()[1], a.getValue()[1]));
+            for (Map.Entry<String, long[]> e : sorted) {
+                out.printf("    %-24s %8d packets %9d bytes %6.1f%%%n", e.getKey(), e.getValue()[0], e.getValue()[1],
+                        bytes == 0 ? 0.0 : 100.0 * e.getValue()[1] / bytes);
+            }
+        }
+        out.flush();
+        return 0;
+    }
+
+    /** The packet kind is the first word of a packet listing line. */
+    static String kindOf(String text) {
+        int end = 0;
+        while (end < text.length() && !Character.isWhitespace(text.charAt(end)) && text.charAt(end) != ':'
+                && text.charAt(end) != '(' && text.charAt(end) != ',') {
+            end++;
+        }
+        return end == 0 ? "?" : text.substring(0, end);
+    }
+}
