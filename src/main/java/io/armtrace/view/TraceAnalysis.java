@@ -143,11 +143,15 @@ public final class TraceAnalysis implements ElementSink {
     @Override
     public void accept(TraceElement e) {
         elements++;
+        int src = e.source();
+        if (src != lastSource) {
+            sources.add(src);
+            lastSource = src;
+        }
         if (e instanceof InstructionRange r) {
             range(r);
             return;
         }
-        sources.add(e.source());
         if (e instanceof CycleCount c) {
             cycles += c.cycles();
             if (lastSlot >= 0) {
@@ -195,10 +199,6 @@ public final class TraceAnalysis implements ElementSink {
     }
 
     private void range(InstructionRange r) {
-        if (r.source() != lastSource) {
-            sources.add(r.source());
-            lastSource = r.source();
-        }
         long start = r.start();
         int sym = functions.at(start);
         if (pendingCall) {
@@ -317,6 +317,10 @@ public final class TraceAnalysis implements ElementSink {
             System.arraycopy(frameStartInsn, 1, frameStartInsn, 0, depth - 1);
             System.arraycopy(frameStartCycles, 1, frameStartCycles, 0, depth - 1);
             depth--;
+            // the call paths of the frames left start one frame later now
+            for (int i = 0; i < depth; i++) {
+                frameNode[i] = node(i > 0 ? frameNode[i - 1] : 0, frameFunction[i]);
+            }
         }
         growFunctions(fn);
         int d = depth++;
