@@ -92,7 +92,7 @@ public final class Profile implements ElementSink {
         List<Entry> rows = by == By.LINE ? byLine() : byFunction();
         long total = analysis.instructions();
         boolean withCycles = analysis.cycles() > 0;
-        out.printf("%d instructions in %d ranges%s%n", total, analysis.ranges,
+        out.printf("%d instructions in %d ranges%s%n", total, analysis.rangeElements,
                 withCycles ? ", " + analysis.cycles() + " cycles" : "");
         out.printf("%12s %7s %7s%s  %s%n", "instructions", "%", "cum%", withCycles ? String.format(" %12s", "cycles") : "",
                 by == By.LINE ? "line (function)" : "function");

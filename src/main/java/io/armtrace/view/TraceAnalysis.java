@@ -115,6 +115,7 @@ public final class TraceAnalysis implements ElementSink {
 
     // ---- capture summary
     long instructions;
+    long rangeElements;
     long cycles;
     long callCount;
     long gaps;
@@ -142,11 +143,15 @@ public final class TraceAnalysis implements ElementSink {
     @Override
     public void accept(TraceElement e) {
         elements++;
+        int src = e.source();
+        if (src != lastSource) {
+            sources.add(src);
+            lastSource = src;
+        }
         if (e instanceof InstructionRange r) {
             range(r);
             return;
         }
-        sources.add(e.source());
         if (e instanceof CycleCount c) {
             cycles += c.cycles();
             if (lastSlot >= 0) {
@@ -194,10 +199,6 @@ public final class TraceAnalysis implements ElementSink {
     }
 
     private void range(InstructionRange r) {
-        if (r.source() != lastSource) {
-            sources.add(r.source());
-            lastSource = r.source();
-        }
         long start = r.start();
         int sym = functions.at(start);
         if (pendingCall) {
@@ -238,6 +239,7 @@ public final class TraceAnalysis implements ElementSink {
         lastSlot = slot;
         int count = r.count();
         instructions += count;
+        rangeElements++;
         lastNode = frameNode[top];
         nodeInstructions[lastNode] += count;
 
@@ -315,6 +317,10 @@ public final class TraceAnalysis implements ElementSink {
             System.arraycopy(frameStartInsn, 1, frameStartInsn, 0, depth - 1);
             System.arraycopy(frameStartCycles, 1, frameStartCycles, 0, depth - 1);
             depth--;
+            // the call paths of the frames left start one frame later now
+            for (int i = 0; i < depth; i++) {
+                frameNode[i] = node(i > 0 ? frameNode[i - 1] : 0, frameFunction[i]);
+            }
         }
         growFunctions(fn);
         int d = depth++;
