@@ -74,6 +74,16 @@ class ExecutionFormatTest {
     }
 
     @Test
+    void corpusRecordsSurviveWriteAndRead(@TempDir Path dir) throws IOException {
+        for (String name : List.of("a9-thumb", "m3")) {
+            Path f = dir.resolve(name + ".exec.gz");
+            ExecutionFormat.write(f, Corpus.header(name), Corpus.execution(name));
+            assertThat(ExecutionFormat.read(f)).isEqualTo(Corpus.execution(name));
+            assertThat(ExecutionFormat.readHeader(f)).isEqualTo(Corpus.header(name));
+        }
+    }
+
+    @Test
     void readsGzipFromAStream() throws IOException {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         try (GZIPOutputStream gz = new GZIPOutputStream(bytes)) {

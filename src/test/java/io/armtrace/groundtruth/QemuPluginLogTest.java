@@ -59,26 +59,35 @@ class QemuPluginLogTest {
     }
 
     /**
-     * Cortex-M3, gcd(): {@code cmp r0, r1; ite gt; subgt r0, r0, r1; suble r1, r1, r0; cmp; bne}, with
-     * a SysTick interrupt after the taken {@code bne} at 0x2762 (so the preferred return is its
-     * target 0x2758). XPSR 0x2100cc00 before 0x275c: C set, IT = 0xCC (GT, 2 left): GT passes;
-     * 0x2100d800 before 0x275e: IT = 0xD8 (LE): fails. With N set (0x8100cc00) it is the other way round.
+     * Cortex-M3, gcd() at 0x2784: {@code cmp r0, r1; ite gt; subgt r0, r0, r1; suble r1, r1, r0;
+     * cmp; bne}. XPSR 0x2100cc00 before 0x278c: C set, IT = 0xCC (GT, two left): GT passes;
+     * 0x2100d800 before 0x278e: IT = 0xD8 (LE): fails. With N set (0x8100cc00) it is the other way
+     * round. A SysTick comes after the taken {@code bne} at 0x2792 (so the preferred return is its
+     * target 0x2788); in the handler {@code bne.n} at 0x92 fails (XPSR 0x6100000f, Z set: the tick
+     * count is a multiple of 4), so the handler pends PendSV, which tail-chains to SysTick's
+     * {@code bx lr}: no return between the two, one return at the end.
      */
     @Test
-    void cortexM3SysTickInsideAnItLoop() throws IOException {
+    void cortexM3SysTickTailChainAndItBlocks() throws IOException {
         List<ExecutionEvent> expected = events("M",
-                "I 00002760 T32 2 E", "I 00002762 T32 2 E",
-                "I 00002758 T32 2 E", "I 0000275a T32 2 E", "I 0000275c T32 2 E", "I 0000275e T32 2 N",
-                "I 00002760 T32 2 E", "I 00002762 T32 2 E",
-                "X 15 00002758 00000088",
+                "I 00002790 T32 2 E", "I 00002792 T32 2 E",
+                "I 00002788 T32 2 E", "I 0000278a T32 2 E", "I 0000278c T32 2 E", "I 0000278e T32 2 N",
+                "I 00002790 T32 2 E", "I 00002792 T32 2 E",
+                "X 15 00002788 00000088",
                 "I 00000088 T32 2 E", "I 0000008a T32 2 E", "I 0000008c T32 2 E", "I 0000008e T32 2 E",
-                "I 00000090 T32 2 E",
-                "R 00002758",
-                "I 00002758 T32 2 E", "I 0000275a T32 2 E", "I 0000275c T32 2 E", "I 0000275e T32 2 N",
-                "I 00002760 T32 2 E", "I 00002762 T32 2 E",
-                "I 00002758 T32 2 E", "I 0000275a T32 2 E", "I 0000275c T32 2 N", "I 0000275e T32 2 E",
-                "I 00002760 T32 2 E", "I 00002762 T32 2 E",
-                "I 00002758 T32 2 E", "I 0000275a T32 2 E");
+                "I 00000090 T32 2 E", "I 00000092 T32 2 N", "I 00000094 T32 4 E", "I 00000098 T32 4 E",
+                "I 0000009c T32 4 E", "I 000000a0 T32 2 E",
+                "X 14 00002788 000000a8",
+                "I 000000a8 T32 2 E", "I 000000aa T32 2 E", "I 000000ac T32 2 E", "I 000000ae T32 2 E",
+                "I 000000b0 T32 2 E",
+                "R 00002788",
+                "I 00002788 T32 2 E", "I 0000278a T32 2 E", "I 0000278c T32 2 E", "I 0000278e T32 2 N",
+                "I 00002790 T32 2 E", "I 00002792 T32 2 E",
+                "I 00002788 T32 2 E", "I 0000278a T32 2 E", "I 0000278c T32 2 E", "I 0000278e T32 2 N",
+                "I 00002790 T32 2 E", "I 00002792 T32 2 E",
+                "I 00002788 T32 2 E", "I 0000278a T32 2 E", "I 0000278c T32 2 N", "I 0000278e T32 2 E",
+                "I 00002790 T32 2 E", "I 00002792 T32 2 E",
+                "I 00002788 T32 2 E", "I 0000278a T32 2 E", "I 0000278c T32 2 N");
         assertThat(importExcerpt("m3-systick-it.log", Profile.M, true)).containsExactlyElementsOf(expected);
     }
 
@@ -156,9 +165,11 @@ class QemuPluginLogTest {
         assertThat(step(got, 0x2e3c, 0).isa()).isEqualTo(io.armtrace.trace.Isa.A32);
 
         List<ExecutionEvent> m3 = importExcerpt("m3-systick-it.log", Profile.M, false);
-        assertThat(m3.stream().filter(e -> e instanceof ExecutionEvent.Step s && !s.executed())).isEmpty();
-        assertThat(m3).contains(new ExecutionEvent.ExceptionTaken(15, 0x2758, 0x88),
-                new ExecutionEvent.ExceptionReturned(0x2758));
+        assertThat(m3).contains(new ExecutionEvent.ExceptionTaken(15, 0x2788, 0x88),
+                new ExecutionEvent.ExceptionTaken(14, 0x2788, 0xa8), new ExecutionEvent.ExceptionReturned(0x2788));
+        // without registers the failed bne.n at 0x92 still shows: the next instruction is 0x94
+        assertThat(m3.stream().filter(e -> e instanceof ExecutionEvent.Step s && !s.executed()))
+                .containsExactly(new ExecutionEvent.Step(0x92, io.armtrace.trace.Isa.T32, 2, false));
     }
 
     /** QEMU 7.2 can log a 16-bit Thumb instruction before a 1 KiB boundary with the next bytes too. */
@@ -172,6 +183,99 @@ class QemuPluginLogTest {
                 new ExecutionEvent.Step(0x3fa, io.armtrace.trace.Isa.T32, 4, true),
                 new ExecutionEvent.Step(0x3fc, io.armtrace.trace.Isa.T32, 2, true),
                 new ExecutionEvent.Step(0x400, io.armtrace.trace.Isa.T32, 4, true));
+    }
+
+    /**
+     * A Thumb-1 BL pair (0xf000 0xf9a0) whose halves QEMU logged separately, as it does where the
+     * pair straddles a 1 KiB page on an ARMv5 core: one 32-bit instruction in the record.
+     */
+    @Test
+    void thumbBlHalvesLoggedApartBecomeOneInstruction() throws IOException {
+        String log = "I 000003fe 2 00f0\nI 00000400 2 a0f9\nI 00000742 2 7047\n";
+        List<ExecutionEvent> out = new ArrayList<>();
+        QemuPluginLog.Stats stats = QemuPluginLog.importLog(new ByteArrayInputStream(log.getBytes(StandardCharsets.US_ASCII)),
+                Profile.AR, null, null, out::add);
+        assertThat(out).containsExactly(
+                new ExecutionEvent.Step(0x3fe, io.armtrace.trace.Isa.T32, 4, true),
+                new ExecutionEvent.Step(0x742, io.armtrace.trace.Isa.T32, 2, true));
+        assertThat(stats.mergedHalves).isEqualTo(1);
+    }
+
+    private static List<ExecutionEvent> importText(Profile profile, String... lines) throws IOException {
+        List<ExecutionEvent> out = new ArrayList<>();
+        String log = String.join("\n", lines) + "\n";
+        QemuPluginLog.importLog(new ByteArrayInputStream(log.getBytes(StandardCharsets.US_ASCII)), profile, null, null, out::add);
+        return out;
+    }
+
+    /**
+     * An IRQ taken right after the return from another (lines as QEMU 7.2 writes them): the first
+     * exception returned to where the second one returns, and both say so.
+     */
+    @Test
+    void irqRightAfterAnExceptionReturn() throws IOException {
+        List<ExecutionEvent> got = importText(Profile.AR,
+                "I 00001000 4 0000a0e1",
+                "Taking exception 5 [IRQ] on CPU 0",
+                "I 00000018 4 170000ea",
+                "I 00000070 4 04f05ee2",
+                "Exception return from AArch32 irq to sys PC 0x1004",
+                "Taking exception 5 [IRQ] on CPU 0",
+                "I 00000018 4 170000ea",
+                "I 00000070 4 04f05ee2",
+                "Exception return from AArch32 irq to sys PC 0x1004",
+                "I 00001004 4 0000a0e1");
+        assertThat(got).containsExactlyElementsOf(events("AR",
+                "I 00001000 A32 4 E", "X 6 00001004 00000018", "I 00000018 A32 4 E", "I 00000070 A32 4 E",
+                "R 00001004", "X 6 00001004 00000018", "I 00000018 A32 4 E", "I 00000070 A32 4 E",
+                "R 00001004", "I 00001004 A32 4 E"));
+    }
+
+    /**
+     * An undefined instruction (udf #0, 0xe7f000f0) whose handler returns past it with
+     * {@code movs pc, lr}: the preferred return is the undefined instruction itself (ARM DDI 0406C
+     * B1.9.6), the return resumes after it.
+     */
+    @Test
+    void undefinedInstructionReturnsPastItself() throws IOException {
+        List<ExecutionEvent> got = importText(Profile.AR,
+                "I 00001000 4 f000f0e7",
+                "Taking exception 1 [Undefined Instruction] on CPU 0",
+                "...from EL1 to EL1",
+                "I 00000004 4 0ef0b0e1",
+                "Exception return from AArch32 und to sys PC 0x1004",
+                "I 00001004 4 0000a0e1");
+        assertThat(got).containsExactlyElementsOf(events("AR",
+                "I 00001000 A32 4 E", "X 1 00001000 00000004", "I 00000004 A32 4 E", "R 00001004",
+                "I 00001004 A32 4 E"));
+    }
+
+    /**
+     * M profile tail-chaining, as QEMU 7.2 logs it (no "Taking exception" line): SysTick's return goes
+     * straight into the pending PendSV, and there is no R between.
+     */
+    @Test
+    void tailChainedExceptionHasNoReturnBetween() throws IOException {
+        List<ExecutionEvent> got = importText(Profile.M,
+                "I 00000100 2 00bf",
+                "Taking exception 5 [IRQ] on CPU 0",
+                "...taking pending nonsecure exception 15",
+                "...loaded new PC 0x85",
+                "I 00000084 2 7047",
+                "Taking exception 8 [QEMU v7M exception exit] on CPU 0",
+                "Exception return: magic PC fffffff9 previous exception 15",
+                "...tailchaining to pending exception",
+                "...taking pending nonsecure exception 14",
+                "...loading from element 14 of non-secure vector table at 0x38",
+                "...loaded new PC 0x91",
+                "I 00000090 2 7047",
+                "Taking exception 8 [QEMU v7M exception exit] on CPU 0",
+                "Exception return: magic PC fffffff9 previous exception 14",
+                "...successful exception return",
+                "I 00000102 2 00bf");
+        assertThat(got).containsExactlyElementsOf(events("M",
+                "I 00000100 T32 2 E", "X 15 00000102 00000084", "I 00000084 T32 2 E",
+                "X 14 00000102 00000090", "I 00000090 T32 2 E", "R 00000102", "I 00000102 T32 2 E"));
     }
 
     @Test

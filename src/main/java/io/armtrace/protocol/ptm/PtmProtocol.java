@@ -1,0 +1,84 @@
+package io.armtrace.protocol.ptm;
+
+import io.armtrace.execution.Execution;
+import io.armtrace.image.ProgramImage;
+import io.armtrace.protocol.DecodeInput;
+import io.armtrace.protocol.EncodeOutput;
+import io.armtrace.protocol.PacketListener;
+import io.armtrace.protocol.TraceProtocol;
+import io.armtrace.source.Registers;
+import io.armtrace.trace.ElementSink;
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/** PFT, the protocol of the Program Trace Macrocell (Cortex-A9, A12, A15, A17): IHI 0035B. */
+public final class PtmProtocol implements TraceProtocol {
+    private static final int CHUNK = 1 << 16;
+
+    @Override
+    public String name() {
+        return "ptm";
+    }
+
+    @Override
+    public String title() {
+        return "PFT (PTM)";
+    }
+
+    @Override
+    public boolean handlesDeviceType(String type) {
+        String t = type.trim().toUpperCase(Locale.ROOT);
+        return t.startsWith("PTM") || t.startsWith("PFT");
+    }
+
+    @Override
+    public List<String> describe(Registers registers) {
+        return PtmConfig.of(registers, -1).describe();
+    }
+
+    static PtmConfig config(DecodeInput input) {
+        PtmConfig c = PtmConfig.of(input.registers(), Math.max(input.traceId(), 0));
+        if (input.traceId() >= 0 && input.traceId() != c.traceId()) {
+            c = new PtmConfig(c.etmcr(), c.etmidr(), c.etmccer(), input.traceId());
+        }
+        return c;
+    }
+
+    @Override
+    public void packets(DecodeInput input, PacketListener out) throws IOException {
+        PtmPacketReader reader = new PtmPacketReader(config(input), k -> out.packet(k.offset, k.toString()));
+        pump(input, reader);
+    }
+
+    @Override
+    public void decode(DecodeInput input, ElementSink sink) throws IOException {
+        PtmConfig c = config(input);
+        long limit = input.options() == null ? 0 : input.options().instructionLimit();
+        PtmFlow flow = new PtmFlow(c, input.image().memory(), sink, limit > 0 ? limit * 4 : 0);
+        pump(input, new PtmPacketReader(c, flow));
+    }
+
+    private static void pump(DecodeInput input, PtmPacketReader reader) throws IOException {
+        byte[] buf = new byte[CHUNK];
+        try (InputStream in = input.data().open()) {
+            int n;
+            while ((n = in.read(buf)) > 0) {
+                reader.push(buf, 0, n);
+            }
+        }
+        reader.end();
+    }
+
+    @Override
+    public EncodeOutput encode(Execution execution, ProgramImage image, Map<String, String> options) {
+        return PtmEncoder.fromOptions(options).encode(execution, image);
+    }
+
+    @Override
+    public Map<String, String> encodeOptions() {
+        return PtmEncoder.OPTIONS;
+    }
+}

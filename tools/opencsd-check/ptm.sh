@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# Independent check of the PTM encoder: OpenCSD's trc_pkt_lister (Debian libopencsd-bin) decodes the
+# snapshots armtrace encodes from the ground-truth executions, and must find the same instruction
+# ranges as armtrace's own decoder. Also times trc_pkt_lister on a large PTM stream when asked
+# (PTM_BENCH=1). Exit 0 = all equal, 1 = a difference, 77 = trc_pkt_lister is not installed.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+if ! command -v trc_pkt_lister >/dev/null 2>&1; then
+  echo "ptm.sh: trc_pkt_lister not installed (apt-get install libopencsd-bin); skipped"
+  exit 77
+fi
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+gt=src/test/resources/groundtruth
+status=0
+
+# Reads "start end" hex pairs and merges touching ranges, so that both decoders' ways of splitting a
+# run of code compare equal.
+merge() {
+  python3 -c '
+import sys
+cur = None
+for line in sys.stdin:
+    s, e = (int(x, 16) for x in line.split())
+    if cur and cur[1] == s:
+        cur[1] = e
+    else:
+        if cur:
+            print("%x %x" % tuple(cur))
+        cur = [s, e]
+if cur:
+    print("%x %x" % tuple(cur))
+'
+}
+
+for prog in a9-arm a9-thumb; do
+  gunzip -c "$gt/$prog.elf.gz" > "$work/$prog.elf"
+  for opts in "--return-stack=off" "--return-stack=on" "--return-stack=on --cycle-accurate=on --timestamps=on" \
+              "--return-stack=on --branch-broadcast=on --context-id-size=4 --context-id=0x1234"; do
+    snap="$work/snap"
+    rm -rf "$snap"
+    # shellcheck disable=SC2086
+    ./armtrace encode --protocol ptm --execution "$gt/$prog.exec.gz" --image "$work/$prog.elf" \
+        --core Cortex-A9 --snapshot-out "$snap" $opts >/dev/null 2>&1
+    # OpenCSD reads 4 bytes for every instruction: a 16-bit Thumb instruction in the last 2 bytes of a
+    # dump reads as inaccessible. Pad each dump with 4 zero bytes (outside the program) for its sake.
+    python3 - "$snap" <<'PY'
+import re, sys, pathlib
+d = pathlib.Path(sys.argv[1])
+ini = (d / "cpu_0.ini").read_text()
+for m in re.finditer(r"file=(\S+)\naddress=(\S+)\nlength=0x([0-9a-f]+)", ini):
+    f = d / m.group(1)
+    f.write_bytes(f.read_bytes() + bytes(4))
+    ini = ini.replace(m.group(0), "file=%s\naddress=%s\nlength=0x%x" % (m.group(1), m.group(2), int(m.group(3), 16) + 4))
+(d / "cpu_0.ini").write_text(ini)
+PY
+    rm -f "$work/ocsd.ppl"
+    trc_pkt_lister -ss_dir "$snap" -decode -no_time_print -logfilename "$work/ocsd.ppl" >/dev/null 2>&1 || true
+    sed -n 's/.*OCSD_GEN_TRC_ELEM_INSTR_RANGE(exec range=0x\([0-9a-f]*\):\[0x\([0-9a-f]*\)\].*/\1 \2/p' "$work/ocsd.ppl" \
+        | merge > "$work/ocsd.ranges"
+    ./armtrace decode "$snap" --format jsonl --ranges \
+        | sed -n 's/.*"type":"range".*"start":"0x\([0-9a-f]*\)","end":"0x\([0-9a-f]*\)".*/\1 \2/p' \
+        | merge > "$work/armtrace.ranges"
+    n=$(wc -l < "$work/armtrace.ranges")
+    if [ "$n" -gt 100 ] && cmp -s "$work/ocsd.ranges" "$work/armtrace.ranges"; then
+      echo "ptm.sh: $prog $opts: OpenCSD and armtrace agree on $n merged ranges"
+    else
+      echo "ptm.sh: $prog $opts: DIFFERENT ($(wc -l < "$work/ocsd.ranges") OpenCSD ranges, $n armtrace ranges)"
+      diff "$work/ocsd.ranges" "$work/armtrace.ranges" | head -10 || true
+      status=1
+    fi
+  done
+done
+exit $status
