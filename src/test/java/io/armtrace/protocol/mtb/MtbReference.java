@@ -37,6 +37,7 @@ final class MtbReference {
         long lastStep = -1; // index of the last step seen
         boolean exceptionSince = false;
         ExecutionEvent previous = null;
+        java.util.ArrayDeque<Long> active = new java.util.ArrayDeque<>(); // preferred returns, innermost first
         long end = steps.size() - 1; // last step index executed
         for (ExecutionEvent e : execution.events()) {
             boolean halting = haltAfter > 0 && lastStep + 1 == haltAfter;
@@ -54,6 +55,21 @@ final class MtbReference {
                 lastStep++;
                 exceptionSince = false;
             } else if (e instanceof ExecutionEvent.ExceptionTaken x) {
+                if (previous instanceof ExecutionEvent.Step && !active.isEmpty()
+                        && x.preferredReturn() == active.peek()) {
+                    // tail-chained (execution records write no R for it): the return pair, the second
+                    // packet into the new handler; halting, the return completes instead
+                    moments.add(lastStep);
+                    moments.add(lastStep);
+                    if (halting) {
+                        end = lastStep;
+                        break;
+                    }
+                    exceptionSince = true;
+                    previous = e;
+                    continue;
+                }
+                active.push(x.preferredReturn());
                 boolean tailChain = previous instanceof ExecutionEvent.ExceptionReturned;
                 if (!tailChain && !exceptionSince && lastStep >= 0) {
                     ExecutionEvent.Step p = steps.get((int) lastStep);
@@ -71,6 +87,7 @@ final class MtbReference {
                 }
                 exceptionSince = true;
             } else if (e instanceof ExecutionEvent.ExceptionReturned) {
+                active.poll();
                 if (lastStep >= 0) {
                     moments.add(lastStep);
                 }
