@@ -30,9 +30,16 @@ final class MtbReference {
     private record Packet(long moment, boolean start) {
     }
 
+    private static final java.util.Map<Execution, List<ExecutionEvent.Step>> STEPS =
+            java.util.Collections.synchronizedMap(new java.util.IdentityHashMap<>());
+    private static final java.util.Map<ProgramImage, java.util.Map<Long, Boolean>> TAKEN_TO_NEXT =
+            java.util.Collections.synchronizedMap(new java.util.IdentityHashMap<>());
+
     static MtbReference of(Execution execution, ProgramImage image, int capacity, long[] tstart, long[] tstop, long haltAfter,
                            boolean completeWithPc) {
-        List<ExecutionEvent.Step> steps = execution.steps();
+        List<ExecutionEvent.Step> steps = STEPS.computeIfAbsent(execution, Execution::steps);
+        java.util.Map<Long, Boolean> branchesToNext = TAKEN_TO_NEXT.computeIfAbsent(image,
+                i -> new java.util.concurrent.ConcurrentHashMap<>());
         List<Long> moments = new ArrayList<>(); // moment of each packet the core writes
         long lastStep = -1; // index of the last step seen
         boolean exceptionSince = false;
@@ -44,7 +51,7 @@ final class MtbReference {
             if (e instanceof ExecutionEvent.Step s) {
                 if (lastStep >= 0 && !exceptionSince) {
                     ExecutionEvent.Step p = steps.get((int) lastStep);
-                    if (s.address() != p.address() + p.size() || takenToNext(image, p)) {
+                    if (s.address() != p.address() + p.size() || (p.executed() && branchesToNext.computeIfAbsent(p.address(), a -> branchesToNext(image, p)))) {
                         moments.add(lastStep);
                     }
                 }
@@ -74,7 +81,7 @@ final class MtbReference {
                 if (!tailChain && !exceptionSince && lastStep >= 0) {
                     ExecutionEvent.Step p = steps.get((int) lastStep);
                     if (x.preferredReturn() != p.address()
-                            && (x.preferredReturn() != p.address() + p.size() || takenToNext(image, p))) {
+                            && (x.preferredReturn() != p.address() + p.size() || (p.executed() && branchesToNext.computeIfAbsent(p.address(), a -> branchesToNext(image, p))))) {
                         moments.add(lastStep);
                     }
                 }
@@ -156,9 +163,10 @@ final class MtbReference {
         return r;
     }
 
-    private static boolean takenToNext(ProgramImage image, ExecutionEvent.Step p) {
+    /** The instruction of {@code p} branches even when it lands on the next instruction. */
+    private static boolean branchesToNext(ProgramImage image, ExecutionEvent.Step p) {
         Insn i = new Insn();
-        if (!p.executed() || !new InstructionClassifier(Profile.M).classify(image.memory(), p.address(), Isa.T32, 0, i)) {
+        if (!new InstructionClassifier(Profile.M).classify(image.memory(), p.address(), Isa.T32, 0, i)) {
             return false;
         }
         return i.kind == WaypointKind.INDIRECT_BRANCH || (i.kind == WaypointKind.DIRECT_BRANCH && i.target == p.address() + p.size());
