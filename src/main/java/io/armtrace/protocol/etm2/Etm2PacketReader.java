@@ -136,7 +136,6 @@ public final class Etm2PacketReader implements Etm2CycleSink {
     private int v1Reason;
     private int apoPending; // ETMv1: APO cycles still to come after a branch (2, 1, 0)
     private long apoRecord = -1;
-    private long v1SerialBase; // serial number of sHead
 
     public Etm2PacketReader(Etm2Config cfg, Listener out) {
         this.cfg = cfg;
@@ -349,7 +348,7 @@ public final class Etm2PacketReader implements Etm2CycleSink {
             case P_DADDR -> {
                 pCount++;
                 if ((b & 0x80) == 0 || pCount >= 5) {
-                    afterDataAddress(rec, i);
+                    startValue(rec, i);
                 }
             }
             case P_DVAL -> {
@@ -428,10 +427,6 @@ public final class Etm2PacketReader implements Etm2CycleSink {
 
     private static int valueBytes(int ss) {
         return ss == 3 ? 4 : ss;
-    }
-
-    private void afterDataAddress(long rec, int i) {
-        startValue(rec, i);
     }
 
     private void startValue(long rec, int i) {
@@ -735,7 +730,6 @@ public final class Etm2PacketReader implements Etm2CycleSink {
         v1Reading = false;
         if (sTail - sHead >= sStart.length) {
             sHead++;
-            v1SerialBase++;
         }
         int k = (int) (sTail & (sStart.length - 1));
         sStart[k] = v1SeqStart;
