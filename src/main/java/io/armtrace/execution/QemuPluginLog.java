@@ -368,7 +368,7 @@ public final class QemuPluginLog {
                 return (st.psr() & 0x20) != 0 ? Isa.T32 : Isa.A32; // CPSR.T
             }
             if (image != null) {
-                Isa m = image.symbols().isaAt(addr);
+                Isa m = io.armtrace.execution.MappingSymbols.isaAt(image.symbols(), addr);
                 if (m != null) {
                     stats.isaFromSymbols++;
                     return m;

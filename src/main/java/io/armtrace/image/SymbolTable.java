@@ -1,6 +1,5 @@
 package io.armtrace.image;
 
-import io.armtrace.trace.Isa;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -84,15 +83,6 @@ public final class SymbolTable {
             i = -i - 2;
         }
         return i < 0 ? 0 : mapKind[i];
-    }
-
-    /** The ISA the mapping symbols give for {@code addr}, or null when they do not say. */
-    public Isa isaAt(long addr) {
-        return switch (mappingAt(addr)) {
-            case MAP_ARM -> Isa.A32;
-            case MAP_THUMB -> Isa.T32;
-            default -> null;
-        };
     }
 
     /** Builds a table; mapping symbols may come in any order. */

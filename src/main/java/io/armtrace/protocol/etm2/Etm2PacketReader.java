@@ -68,7 +68,7 @@ public final class Etm2PacketReader implements Etm2CycleSink {
     private Lister lister;
 
     // ---- records: one per cycle, released in order --------------------------------------------------
-    private static final int RING = 1 << 14;
+    private static final int RING = 1 << 12;
     private static final int MASK = RING - 1;
     /** A record still waiting after this many later cycles is given up. */
     private static final int MAX_WAIT = RING - 64;
@@ -89,7 +89,7 @@ public final class Etm2PacketReader implements Etm2CycleSink {
     private long cycle;
 
     private static final int F_WAIT = 1, F_BRANCH = 2, F_DONE = 4, F_CANCEL = 8, F_TFO = 16, F_UNKNOWN = 32,
-            F_DATA = 64, F_CTX = 128, F_NOINSN = 256, F_APO = 512, F_LOST = 1024;
+            F_DATA = 64, F_CTX = 128, F_NOINSN = 256, F_APO = 512, F_LOST = 1024, F_TRIGGER = 2048;
 
     // ---- ETMv2 FIFO parser -------------------------------------------------------------------------
     private boolean synced;
@@ -210,7 +210,7 @@ public final class Etm2PacketReader implements Etm2CycleSink {
         if (status == TR) {
             // IHI 0014Q 6.1.7: TR replaces the pipeline status, which appears on TRACEPKT[3:0]; the FIFO
             // does not drain this cycle.
-            out.trigger(cycle);
+            rFlags[i] |= F_TRIGGER;
             status = pkt & 15;
             output = false;
             rNotes[i] |= 2;
@@ -601,7 +601,7 @@ public final class Etm2PacketReader implements Etm2CycleSink {
         boolean apoCycle = apoPending > 0;
         if (status == TR) {
             // IHI 0014Q 5.3: a trigger delays the trace packets by one cycle; TRACEPKT[2:0] hold the status
-            out.trigger(cycle);
+            rFlags[i] |= F_TRIGGER;
             status = pkt & 7;
             output = false;
             rNotes[i] |= 2;
@@ -828,6 +828,9 @@ public final class Etm2PacketReader implements Etm2CycleSink {
         if (lister != null) {
             lister.line(c, describe(i));
         }
+        if ((f & F_TRIGGER) != 0) {
+            out.trigger(c);
+        }
         if ((f & F_LOST) != 0) {
             out.lost(c, "cycles lost from the capture");
             return;
@@ -865,7 +868,6 @@ public final class Etm2PacketReader implements Etm2CycleSink {
         StringBuilder sb = new StringBuilder(64);
         int f = rFlags[i];
         int status = rStatus[i];
-        sb.append(String.format("%8d  ", rCycle[i]));
         if ((rNotes[i] & 2) != 0) {
             sb.append("TR(").append(MNEMONICS[status]).append(')');
         } else if ((rNotes[i] & 4) != 0) {

@@ -179,8 +179,8 @@ public final class MtbEncoder {
                     packet(excReturn(depth) | 1, (int) x.handler());
                     afterReturn = false;
                 } else {
-                    if (prev != null && !sincePrev && x.preferredReturn() != prev.address() + prev.size()
-                            && x.preferredReturn() != prev.address()) {
+                    if (prev != null && !sincePrev && x.preferredReturn() != prev.address()
+                            && (x.preferredReturn() != prev.address() + prev.size() || branchToNext(prev))) {
                         packet((int) prev.address(), (int) x.preferredReturn()); // taken branch, then the exception
                     }
                     if (halting) {

@@ -57,7 +57,8 @@ final class MtbReference {
                 boolean tailChain = previous instanceof ExecutionEvent.ExceptionReturned;
                 if (!tailChain && !exceptionSince && lastStep >= 0) {
                     ExecutionEvent.Step p = steps.get((int) lastStep);
-                    if (x.preferredReturn() != p.address() + p.size() && x.preferredReturn() != p.address()) {
+                    if (x.preferredReturn() != p.address()
+                            && (x.preferredReturn() != p.address() + p.size() || takenToNext(image, p))) {
                         moments.add(lastStep);
                     }
                 }
