@@ -29,6 +29,10 @@ import java.util.TreeSet;
  * stack tracked through calls, returns and exceptions, call edges with inclusive costs, the tree of
  * call paths for folded stacks, and a summary of the capture (gaps, exceptions, errors).
  *
+ * <p>Cycles: a {@link CycleCount} covers the time up to the element before it; its cycles go to the
+ * instruction range just before it (the decoders put one after each range in cycle-accurate trace),
+ * and are not given to any code when tracing had just been off.
+ *
  * <p>Memory grows with the program (distinct ranges, functions, call edges, call paths), not with the
  * trace: counters are keyed by code, and the tracked stack is bounded by {@link #MAX_DEPTH}.
  *
@@ -179,6 +183,8 @@ public final class TraceAnalysis implements ElementSink {
             traceOns++;
             if (t.reason() == TraceOn.Reason.OVERFLOW) {
                 lostTrack();
+            } else if (t.reason() != TraceOn.Reason.PERIODIC) {
+                lastSlot = -1; // cycles counted up to here passed while tracing was off: no code's
             }
         } else if (e instanceof NoImage) {
             noImage++;
