@@ -8,14 +8,17 @@ extern int work(int round);
 #ifndef SYST_RELOAD
 #define SYST_RELOAD 20000
 #endif
-volatile uint32_t ticks, svcs;
+volatile uint32_t ticks, svcs, pendsvs;
 static int sh_call(int op, const void *arg) {
     register int r0 __asm__("r0") = op; register const void *r1 __asm__("r1") = arg;
     __asm__ volatile ("bkpt 0xab" : "+r"(r0) : "r"(r1) : "memory"); return r0;
 }
 static void puts_sh(const char *s) { sh_call(0x04, s); }           /* SYS_WRITE0 */
 static void utoa_sh(unsigned v) { char b[12]; int i = 11; b[i] = 0; do { b[--i] = '0' + v % 10; v /= 10; } while (v); puts_sh(&b[i]); }
-void SysTick_Handler(void) { ticks++; }
+#define SCB_ICSR (*(volatile uint32_t *)0xE000ED04)
+/* Every fourth tick pends PendSV, which tail-chains after SysTick returns (same priority). */
+void SysTick_Handler(void) { if ((++ticks & 3) == 0) SCB_ICSR = 1u << 28; }
+void PendSV_Handler(void) { pendsvs++; }
 void SVC_Handler(void) { svcs++; }
 void Default_Handler(void) { for (;;) ; }
 #ifndef SYST_CSR_INIT
@@ -34,7 +37,7 @@ void Reset_Handler(void) {
         __asm__ volatile ("svc #1");
     }
     SYST_CSR = 0;
-    puts_sh("acc="); utoa_sh((unsigned)acc); puts_sh(" ticks="); utoa_sh(ticks); puts_sh(" svcs="); utoa_sh(svcs); puts_sh("\n");
+    puts_sh("acc="); utoa_sh((unsigned)acc); puts_sh(" ticks="); utoa_sh(ticks); puts_sh(" svcs="); utoa_sh(svcs); puts_sh(" pendsvs="); utoa_sh(pendsvs); puts_sh("\n");
     /* AArch32 SYS_EXIT: r1 holds the reason code itself */
     sh_call(0x18, (const void *)0x20026);                               /* SYS_EXIT */
     for (;;) ;
@@ -42,5 +45,5 @@ void Reset_Handler(void) {
 __attribute__((section(".isr_vector"), used)) void (*const vectors[16])(void) = {
     (void (*)(void))&_estack, Reset_Handler, Default_Handler, Default_Handler,
     Default_Handler, Default_Handler, Default_Handler, 0, 0, 0, 0,
-    SVC_Handler, Default_Handler, 0, Default_Handler, SysTick_Handler,
+    SVC_Handler, Default_Handler, 0, PendSV_Handler, SysTick_Handler,
 };

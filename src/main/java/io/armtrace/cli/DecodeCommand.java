@@ -54,10 +54,27 @@ final class DecodeCommand implements Callable<Integer> {
                     }
                     sink = new TextWriter(out, job.input().image(), perInstruction, several);
                 }
-                job.protocol().decode(job.input(), sink);
+                if (Progress.wanted(output.output != null)) {
+                    long size = sizeOf(job.input().data());
+                    try (Progress bar = Progress.start("decoding " + job.label(), size)) {
+                        var in = job.input();
+                        job.protocol().decode(new io.armtrace.protocol.DecodeInput(in.traceId(), in.registers(), in.image(),
+                                bar.track(in.data()), in.options()), sink);
+                    }
+                } else {
+                    job.protocol().decode(job.input(), sink);
+                }
                 sink.end();
             }
         }
         return 0;
+    }
+
+    private static long sizeOf(io.armtrace.source.TraceData data) {
+        try (java.io.InputStream in = data.open()) {
+            return in.transferTo(java.io.OutputStream.nullOutputStream());
+        } catch (java.io.IOException e) {
+            return 0;
+        }
     }
 }

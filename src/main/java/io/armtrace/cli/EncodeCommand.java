@@ -216,7 +216,7 @@ final class EncodeCommand implements Callable<Integer> {
             } else if (i + 1 < args.size() && !args.get(i + 1).startsWith("--")) {
                 options.put(body, args.get(++i));
             } else {
-                options.put(body, "on");
+                options.put(body, "");
             }
         }
         return options;

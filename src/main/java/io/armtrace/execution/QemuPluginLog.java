@@ -26,9 +26,10 @@ import java.util.function.Consumer;
  * conditional instructions are taken as executed.
  *
  * <p>Exception numbers follow {@link ExecutionEvent.ExceptionTaken}. The preferred return address of
- * an exception is where its handler's exception return resumed; an exception that never returns gets
- * the architectural value computed from the instruction before it (SVC: the next instruction;
- * undefined instruction, breakpoint, data abort: that instruction; asynchronous: the next one).
+ * a synchronous exception follows from the instruction that caused it (SVC: the next instruction;
+ * undefined instruction, breakpoint, data abort: that instruction). That of an asynchronous one
+ * (IRQ, FIQ, SysTick, prefetch abort) is where its handler's exception return resumed, or, if it
+ * never returns, the instruction after the last one executed.
  */
 public final class QemuPluginLog {
     /** How many register-log records may lie between two matching ones (stale records of interrupted blocks). */
@@ -55,13 +56,16 @@ public final class QemuPluginLog {
         public long returnFallbacks;
         /** Exceptions whose return resumed elsewhere than the computed preferred return (SVC etc.). */
         public long returnDisagreements;
+        /** Second halves of Thumb BL/BLX pairs that QEMU logged as instructions of their own. */
+        public long mergedHalves;
 
         @Override
         public String toString() {
             return "steps=" + steps + " conditionFailed=" + conditionFailed + " exceptions=" + exceptions
                     + " returns=" + returns + " isaFromCpu=" + isaFromCpu + " isaFromSymbols=" + isaFromSymbols
                     + " isaGuessed=" + isaGuessed + " cpuUnmatched=" + cpuUnmatched
-                    + " returnFallbacks=" + returnFallbacks + " returnDisagreements=" + returnDisagreements;
+                    + " returnFallbacks=" + returnFallbacks + " returnDisagreements=" + returnDisagreements
+                    + " mergedHalves=" + mergedHalves;
         }
     }
 
@@ -106,10 +110,34 @@ public final class QemuPluginLog {
         long resolvedReturn = -1;
         /** Synchronous exceptions know their preferred return from the instruction that caused them. */
         boolean synchronous;
+        /** Returned straight into this next exception: returns where that one returns. */
+        PendingEntry returnsLikeNext;
+
+        long preferredReturn() {
+            PendingEntry p = this;
+            for (int guard = 0; guard < 1_000_000 && p.resolvedReturn < 0 && p.returnsLikeNext != null; guard++) {
+                p = p.returnsLikeNext;
+            }
+            return p.resolvedReturn >= 0 ? p.resolvedReturn : fallbackReturn;
+        }
+
+        boolean resolved() {
+            PendingEntry p = this;
+            for (int guard = 0; guard < 1_000_000 && p.resolvedReturn < 0 && p.returnsLikeNext != null; guard++) {
+                p = p.returnsLikeNext;
+            }
+            return p.resolvedReturn >= 0;
+        }
 
         ExecutionEvent.ExceptionTaken toEvent() {
-            return new ExecutionEvent.ExceptionTaken(number, resolvedReturn >= 0 ? resolvedReturn : fallbackReturn, handler);
+            // a synchronous exception's preferred return follows from its instruction, whatever
+            // its handler does (an undefined-instruction handler returns after the instruction)
+            return new ExecutionEvent.ExceptionTaken(number, synchronous ? fallbackReturn : preferredReturn(), handler);
         }
+    }
+
+    /** An A/R exception return followed at once by another exception: it resumed where that one returns. */
+    private record PendingReturn(PendingEntry next) {
     }
 
     private static final class Importer {
@@ -135,6 +163,8 @@ public final class QemuPluginLog {
         private boolean prevExecuted;
         private boolean prevCondBranch;
         private boolean prevHeld;
+        /** The previous step is a 32-bit T32 instruction of which the log showed only the first half. */
+        private boolean prevSplit;
 
         Importer(Profile profile, ProgramImage image, CpuStateLog cpu, Consumer<ExecutionEvent> sink) {
             this.profile = profile;
@@ -148,6 +178,10 @@ public final class QemuPluginLog {
                 step(s, lineNo);
             } else if (s.startsWith("Taking exception ")) {
                 takingException(s);
+            } else if (s.startsWith("...tailchaining to pending exception")) {
+                // M profile: an exception return that goes straight into a pending exception; QEMU
+                // writes no "Taking exception" line for it. The next line gives the number.
+                enter(2, false);
             } else if (s.startsWith("...taking pending ")) {
                 // "...taking pending nonsecure exception 15" (M profile): the architectural number
                 int i = s.lastIndexOf(' ');
@@ -158,8 +192,9 @@ public final class QemuPluginLog {
                 if (entering != null) {
                     entering.handler = parseHex(s, "...loaded new PC ".length()) & ~1L;
                 }
-            } else if (s.startsWith("Exception return: ")) {
-                // M profile: "Exception return: magic PC fffffff9 previous exception 15"
+            } else if (s.startsWith("Exception return")) {
+                // M profile: "Exception return: magic PC fffffff9 previous exception 15";
+                // A/R profile: "Exception return from AArch32 irq to sys PC 0x6001273e"
                 returning = true;
             }
             // anything else (register dumps, semihosting chatter, "...from EL1 to EL1") is not ours
@@ -194,6 +229,10 @@ public final class QemuPluginLog {
                     }
                 }
             }
+            enter(arch, sync);
+        }
+
+        private void enter(int arch, boolean sync) {
             PendingEntry e = new PendingEntry();
             e.number = arch;
             e.synchronous = sync;
@@ -207,13 +246,19 @@ public final class QemuPluginLog {
                 e.fallbackReturn = prevAddr + prevSize;
             }
             if (returning) {
-                // M-profile tail-chaining: no instruction between the return and the next entry;
-                // the new exception returns to where the finished one would have
+                // No instruction between an exception return and this entry. M profile: tail-chaining,
+                // the return did not happen (no R). A/R profile: the return happened and resumed at
+                // the address the new exception will return to. Either way the finished exception's
+                // preferred return is the new one's, known when that returns.
                 returning = false;
                 if (!active.isEmpty()) {
                     PendingEntry done = active.remove(active.size() - 1);
-                    e.fallbackReturn = done.resolvedReturn >= 0 ? done.resolvedReturn : done.fallbackReturn;
-                    resolve(done, e.fallbackReturn);
+                    done.returnsLikeNext = e;
+                    e.fallbackReturn = done.fallbackReturn;
+                    if (profile != Profile.M) {
+                        stats.returns++;
+                        held.add(new PendingReturn(e)); // held is not empty: it holds done's entry
+                    }
                 }
             }
             entering = e;
@@ -232,6 +277,14 @@ public final class QemuPluginLog {
             int hw1 = halfword(s, bytesAt);
             int hw2 = loggedSize >= 4 ? halfword(s, bytesAt + 4) : 0;
             long word = ((long) hw2 << 16) | hw1;
+
+            // ARMv4T/v5 Thumb BL/BLX pairs whose halves QEMU translated apart (across a 1 KiB page):
+            // the record keeps one 32-bit instruction, as ARMv6T2 and later define it
+            if (prevSplit && addr == prevAddr + 2 && entering == null && !returning) {
+                prevSplit = false;
+                stats.mergedHalves++;
+                return;
+            }
 
             // a record of the register state before this instruction, if we have a register log
             CpuStateLog.State st = null;
@@ -288,6 +341,7 @@ public final class QemuPluginLog {
                 emit(e);
             }
 
+            prevSplit = isa == Isa.T32 && size == 4 && loggedSize == 2;
             prevAddr = addr;
             prevSize = size;
             prevIsa = isa;
@@ -314,7 +368,7 @@ public final class QemuPluginLog {
                 return (st.psr() & 0x20) != 0 ? Isa.T32 : Isa.A32; // CPSR.T
             }
             if (image != null) {
-                Isa m = image.symbols().isaAt(addr);
+                Isa m = io.armtrace.execution.MappingSymbols.isaAt(image.symbols(), addr);
                 if (m != null) {
                     stats.isaFromSymbols++;
                     return m;
@@ -365,10 +419,12 @@ public final class QemuPluginLog {
         private void flush() {
             for (Object e : held) {
                 if (e instanceof PendingEntry p) {
-                    if (p.resolvedReturn < 0) {
+                    if (!p.synchronous && !p.resolved()) {
                         stats.returnFallbacks++;
                     }
                     sink.accept(p.toEvent());
+                } else if (e instanceof PendingReturn r) {
+                    sink.accept(new ExecutionEvent.ExceptionReturned(r.next().preferredReturn()));
                 } else {
                     sink.accept((ExecutionEvent) e);
                 }

@@ -72,13 +72,34 @@ public final class ElfImage {
                     }
                 }
             }
-            return new ProgramImage(memory, symbols(elf));
+            return new ProgramImage(memory, symbols(elf), lines(elf, name));
         } catch (RuntimeException e) {
             if (e instanceof ImageException ie) {
                 throw ie;
             }
             throw new ImageException(name + ": damaged ELF file (" + e.getMessage() + ").", e);
         }
+    }
+
+    /** The source lines of the DWARF {@code .debug_line} section, read when first asked for. */
+    private static LineTable lines(ElfFile elf, String name) {
+        ElfSection line = elf.firstSectionByName(".debug_line");
+        if (line == null || line.header.sh_type == 8 /* NOBITS */) {
+            return LineTable.EMPTY;
+        }
+        ElfSection lineStr = elf.firstSectionByName(".debug_line_str");
+        ElfSection str = elf.firstSectionByName(".debug_str");
+        return LineTable.of(line.getData(), lineStr == null ? null : lineStr.getData(),
+                str == null ? null : str.getData(), name);
+    }
+
+    /** True if section {@code index} occupies memory (SHF_ALLOC); special indices (ABS, COMMON) count as not. */
+    private static boolean allocated(ElfFile elf, int index) {
+        int i = index & 0xFFFF;
+        if (i == 0 || i >= 0xFF00 || i >= elf.e_shnum) {
+            return false;
+        }
+        return (elf.getSection(i).header.sh_flags & 2) != 0;
     }
 
     private static SymbolTable symbols(ElfFile elf) {
@@ -95,6 +116,9 @@ public final class ElfImage {
             }
             long value = s.st_value & 0xFFFFFFFFL;
             if (n.charAt(0) == '$' && n.length() >= 2) {
+                if (!allocated(elf, s.st_shndx)) {
+                    continue; // mapping symbols of debug sections say nothing about program memory
+                }
                 char k = n.charAt(1);
                 if ((k == 'a' || k == 't' || k == 'd') && (n.length() == 2 || n.charAt(2) == '.')) {
                     mappings.add(new long[] {value, k});
@@ -104,7 +128,9 @@ public final class ElfImage {
             int type = s.getType();
             if (type == ElfSymbol.STT_FUNC || type == ElfSymbol.STT_NOTYPE || type == ElfSymbol.STT_OBJECT) {
                 boolean thumb = type == ElfSymbol.STT_FUNC && (value & 1) != 0;
-                symbols.add(new Symbol(n, value & ~1L, s.st_size, thumb));
+                Symbol.Type t = type == ElfSymbol.STT_FUNC ? Symbol.Type.FUNCTION
+                        : type == ElfSymbol.STT_OBJECT ? Symbol.Type.OBJECT : Symbol.Type.NONE;
+                symbols.add(new Symbol(n, value & ~1L, s.st_size, thumb, t));
             }
         }
         return SymbolTable.of(symbols, mappings);

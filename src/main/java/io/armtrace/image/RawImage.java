@@ -60,7 +60,8 @@ public final class RawImage {
         ProgramImage elf = ElfImage.load(file);
         into.memory().addAll(elf.memory());
         SymbolTable symbols = into.symbols().isEmpty() ? elf.symbols() : into.symbols();
-        return new ProgramImage(into.memory(), symbols);
+        LineTable lines = into.lines() == LineTable.EMPTY ? elf.lines() : into.lines();
+        return new ProgramImage(into.memory(), symbols, lines);
     }
 
     private static boolean looksLikeElf(Path file) {

@@ -1,6 +1,5 @@
 package io.armtrace.image;
 
-import io.armtrace.trace.Isa;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -48,14 +47,14 @@ public final class SymbolTable {
         int i = Arrays.binarySearch(starts, addr);
         if (i < 0) {
             i = -i - 2;
-        } else {
-            // several symbols at one address: take the first (largest size)
-            while (i > 0 && starts[i - 1] == addr) {
-                i--;
-            }
         }
         if (i < 0) {
             return null;
+        }
+        // several symbols at one address (aliases, labels): take the first (largest size), whether the
+        // address is that of the symbol or one inside it
+        while (i > 0 && starts[i - 1] == starts[i]) {
+            i--;
         }
         Symbol s = byAddress[i];
         if (s.size() == 0 || addr < s.address() + s.size()) {
@@ -84,15 +83,6 @@ public final class SymbolTable {
             i = -i - 2;
         }
         return i < 0 ? 0 : mapKind[i];
-    }
-
-    /** The ISA the mapping symbols give for {@code addr}, or null when they do not say. */
-    public Isa isaAt(long addr) {
-        return switch (mappingAt(addr)) {
-            case MAP_ARM -> Isa.A32;
-            case MAP_THUMB -> Isa.T32;
-            default -> null;
-        };
     }
 
     /** Builds a table; mapping symbols may come in any order. */

@@ -65,7 +65,8 @@ public final class Block {
             this.lastSize = 0;
         }
         if (end == End.WAYPOINT) {
-            this.kind = last.kind;
+            // a DMB/DSB that ends a block (PFT, ETMCCER bit 24) is reported as a barrier
+            this.kind = last.kind == WaypointKind.NONE ? WaypointKind.BARRIER : last.kind;
             this.target = last.target;
             this.targetIsa = last.targetIsa;
             this.link = last.link;

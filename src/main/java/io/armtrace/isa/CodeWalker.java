@@ -13,8 +13,13 @@ import io.armtrace.trace.WaypointKind;
  * ({@link Insn#writesPc()}: branches, exception-generating instructions, exception returns) and, if the
  * walker was built with {@code isbIsWaypoint}, ISB ({@link WaypointKind#BARRIER}). PFT needs that: IHI
  * 0035B section 2.2, Tables 2.2 and 2.3, list ISB (including the CP15 ISB encoding) among the
- * instructions that are always waypoints; DMB and DSB are waypoints there too when ETMCCER bit 24 says
- * so, which this walker does not model. ETMv3, ETMv1/v2 and MTB do not treat ISB specially.
+ * instructions that are always waypoints; DMB and DSB (including their CP15 encodings) are waypoints
+ * there too when ETMCCER bit 24 says so: pass {@code dataBarriersAreWaypoints} to the full constructor,
+ * and such blocks end with kind {@link WaypointKind#BARRIER}. ETMv3, ETMv1/v2 and MTB treat no barrier
+ * specially.
+ *
+ * <p>Block addresses are aligned to the state first (bit 0 of a T32 address, bits 1:0 of an A32
+ * address are ignored), so a caller that passes an address with the Thumb bit still gets the block.
  *
  * <p>Note that exception-generating instructions (SVC, BKPT, UDF, SMC, HVC) end a block as
  * {@link WaypointKind#EXCEPTION_CALL}: the protocols trace the exception they raise with an exception
@@ -38,6 +43,7 @@ public final class CodeWalker {
     private final MemoryImage memory;
     private final InstructionClassifier classifier;
     private final boolean isbIsWaypoint;
+    private final boolean dataBarriersAreWaypoints;
     private final int maxBytes;
 
     private final long[] keys;
@@ -62,12 +68,22 @@ public final class CodeWalker {
      *                      ends with {@link Block.End#LIMIT} and continues in the next block
      */
     public CodeWalker(MemoryImage memory, InstructionClassifier classifier, boolean isbIsWaypoint, int maxBytes) {
-        this(memory, classifier, isbIsWaypoint, maxBytes, DEFAULT_CACHE_BLOCKS);
+        this(memory, classifier, isbIsWaypoint, false, maxBytes, DEFAULT_CACHE_BLOCKS);
     }
 
     /** As the four-argument constructor, with the number of blocks the cache holds before it is cleared. */
     public CodeWalker(MemoryImage memory, InstructionClassifier classifier, boolean isbIsWaypoint, int maxBytes,
             int cacheBlocks) {
+        this(memory, classifier, isbIsWaypoint, false, maxBytes, cacheBlocks);
+    }
+
+    /**
+     * The full constructor.
+     *
+     * @param dataBarriersAreWaypoints true if DMB and DSB end a block (PFT with ETMCCER bit 24 set)
+     */
+    public CodeWalker(MemoryImage memory, InstructionClassifier classifier, boolean isbIsWaypoint,
+            boolean dataBarriersAreWaypoints, int maxBytes, int cacheBlocks) {
         if (maxBytes < 4) {
             throw new IllegalArgumentException("maxBytes must be at least 4, was " + maxBytes);
         }
@@ -77,6 +93,7 @@ public final class CodeWalker {
         this.memory = memory;
         this.classifier = classifier;
         this.isbIsWaypoint = isbIsWaypoint;
+        this.dataBarriersAreWaypoints = dataBarriersAreWaypoints;
         this.maxBytes = maxBytes;
         int capacity = Integer.highestOneBit(Math.min(cacheBlocks, 1 << 28) * 2 - 1) << 1; // >= 2 * blocks
         this.keys = new long[capacity];
@@ -99,12 +116,17 @@ public final class CodeWalker {
         return isbIsWaypoint;
     }
 
+    public boolean dataBarriersAreWaypoints() {
+        return dataBarriersAreWaypoints;
+    }
+
     public int maxBytes() {
         return maxBytes;
     }
 
     /** The block that starts at {@code address} in state {@code isa}, from the cache or walked now. */
     public Block block(long address, Isa isa) {
+        address &= -isa.alignment();
         long key = address << 2 | isa.ordinal();
         int i = (int) ((key * 0x9E3779B97F4A7C15L) >>> shift) & mask;
         Block b;
@@ -152,7 +174,8 @@ public final class CodeWalker {
     }
 
     private boolean endsBlock(Insn insn) {
-        return insn.writesPc() || (isbIsWaypoint && insn.kind == WaypointKind.BARRIER);
+        return insn.writesPc() || (isbIsWaypoint && insn.kind == WaypointKind.BARRIER)
+                || (dataBarriersAreWaypoints && insn.dataBarrier);
     }
 
     private Block walk(long address, Isa isa) {

@@ -36,6 +36,11 @@ public final class Insn {
     public int itStateAfter;
     /** True if the encoding is UNDEFINED or UNPREDICTABLE in a way that makes walking it meaningless. */
     public boolean undefined;
+    /**
+     * True for DMB and DSB (and their ARMv6 CP15 forms). Their kind stays NONE: PFT treats them as
+     * waypoints only when ETMCCER bit 24 says so (IHI 0035B 2.2), see {@link CodeWalker}.
+     */
+    public boolean dataBarrier;
 
     /**
      * True if the classifier gave it any kind other than NONE, including {@link WaypointKind#BARRIER}
@@ -72,6 +77,7 @@ public final class Insn {
         this.conditional = false;
         this.itStateAfter = 0;
         this.undefined = false;
+        this.dataBarrier = false;
     }
 
     public Insn copy() {
@@ -89,6 +95,7 @@ public final class Insn {
         c.conditional = conditional;
         c.itStateAfter = itStateAfter;
         c.undefined = undefined;
+        c.dataBarrier = dataBarrier;
         return c;
     }
 

@@ -1,9 +1,12 @@
 package io.armtrace.protocol;
 
+import io.armtrace.protocol.etm2.Etm2Protocol;
+import io.armtrace.protocol.etm3.Etm3Protocol;
+import io.armtrace.protocol.mtb.MtbProtocol;
+import io.armtrace.protocol.ptm.PtmProtocol;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
-import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
@@ -12,10 +15,10 @@ import java.util.stream.Collectors;
  */
 public final class Protocols {
     private static final List<TraceProtocol> ALL = List.of(
-            new NotYetAvailable("etm2", "ETMv1/ETMv2", Set.of("ETM1", "ETM2", "ETMV1", "ETMV2")),
-            new NotYetAvailable("etm3", "ETMv3", Set.of("ETM3", "ETMV3")),
-            new io.armtrace.protocol.ptm.PtmProtocol(),
-            new NotYetAvailable("mtb", "MTB", Set.of("MTB")));
+            new Etm2Protocol(),
+            new Etm3Protocol(),
+            new PtmProtocol(),
+            new MtbProtocol());
 
     private Protocols() {
     }

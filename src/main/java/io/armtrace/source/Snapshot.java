@@ -151,7 +151,8 @@ public final class Snapshot {
                         buffer = b;
                     }
                 }
-            } else if (buffers.size() == 1) {
+            } else if (buffers.size() == 1 && sourceToBuffer.isEmpty()) {
+                // no [source_buffers] at all: a single buffer holds every source's trace
                 buffer = buffers.get(0);
             }
             String coreName = lookup(sourceToCore, d.name());

@@ -162,6 +162,27 @@ class CodeWalkerTest {
     }
 
     @Test
+    void dataBarriersEndBlocksOnlyWhenAsked() {
+        MemoryImage m = new MemoryImage().add(0, words(0xE1A00000, 0xF57FF05B, 0xE1A00000, 0xEAFFFFFB), "c");
+        InstructionClassifier c = new InstructionClassifier(Profile.AR);
+        Block b = new CodeWalker(m, c, true, true, 4096, 16).block(0, Isa.A32);
+        assertThat(b.count()).isEqualTo(2);
+        assertThat(b.end()).isEqualTo(Block.End.WAYPOINT);
+        assertThat(b.kind()).isEqualTo(WaypointKind.BARRIER);
+        assertThat(new CodeWalker(m, c, true, false, 4096, 16).block(0, Isa.A32).count()).isEqualTo(4);
+    }
+
+    @Test
+    void addressesAreAlignedToTheState() {
+        MemoryImage m = new MemoryImage().add(0x100, halves(0x2001, 0x4770), "c");
+        CodeWalker w = walker(m, Profile.M, false, 4096);
+        Block b = w.block(0x101, Isa.T32); // with the Thumb bit
+        assertThat(b.start()).isEqualTo(0x100);
+        assertThat(b.count()).isEqualTo(2);
+        assertThat(w.block(0x100, Isa.T32)).isSameAs(b);
+    }
+
+    @Test
     void itConditionInsideBlock() {
         MemoryImage m = new MemoryImage().add(0, halves(
                 0x2800, // cmp r0, #0
@@ -228,5 +249,33 @@ class CodeWalkerTest {
         long allocated = mx.getThreadAllocatedBytes(tid) - before;
         assertThat(sum).isEqualTo(240_000);
         assertThat(allocated).as("bytes allocated by 100000 cache hits").isLessThan(10_000);
+    }
+
+    @Test
+    void randomBytesNeverBreakTheWalker() {
+        java.util.Random rnd = new java.util.Random(7);
+        byte[] junk = new byte[1 << 13];
+        rnd.nextBytes(junk);
+        MemoryImage m = new MemoryImage().add(0x4000, junk, "junk");
+        for (Profile p : Profile.values()) {
+            for (Isa isa : new Isa[] {Isa.A32, Isa.T32, Isa.THUMB_EE, Isa.JAZELLE}) {
+                CodeWalker w = new CodeWalker(m, new InstructionClassifier(p), true, true, 256, 512);
+                for (long a = 0x3F00; a < 0x4000 + junk.length + 0x100; a += isa.alignment()) {
+                    Block b = w.block(a, isa);
+                    assertThat(b.byteLength()).isBetween(0, 256);
+                    for (int i = 1; i < b.count(); i++) {
+                        assertThat(b.addressOf(i) - b.addressOf(i - 1)).isIn(2L, 4L);
+                    }
+                    if (b.count() > 0) {
+                        assertThat(b.addressOf(b.count() - 1)).isEqualTo(b.lastAddress());
+                        assertThat(b.countBefore(b.nextAddress())).isEqualTo(b.count());
+                    }
+                    if (b.end() == Block.End.NO_IMAGE) {
+                        assertThat(m.contains(b.missingAddress(), 4)).isFalse(); // at most 4 bytes are needed
+                    }
+                }
+                assertThat(w.cachedBlocks()).isLessThanOrEqualTo(512);
+            }
+        }
     }
 }

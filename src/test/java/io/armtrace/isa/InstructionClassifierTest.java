@@ -154,6 +154,24 @@ class InstructionClassifierTest {
     }
 
     @Test
+    void dataBarriersAreFlaggedButNotWaypoints() {
+        int[] a32 = {0xF57FF04F, 0xF57FF05F, 0xF57FF05B, 0xEE070F9A, 0xEE070FBA}; // dsb sy, dmb sy, dmb ish, CP15
+        for (int w : a32) {
+            Insn i = a32(0, w);
+            assertThat(i.dataBarrier).as("0x%08x", w).isTrue();
+            assertThat(i.kind).isEqualTo(WaypointKind.NONE);
+        }
+        assertThat(a32(0, 0xF57FF06F).dataBarrier).isFalse(); // isb
+        assertThat(a32(0, 0xEE070F95).dataBarrier).isFalse(); // CP15 isb
+        assertThat(a32(0, 0xF57FF01F).dataBarrier).isFalse(); // clrex
+        assertThat(t32(0, 0xF3BF, 0x8F4F).dataBarrier).isTrue(); // dsb sy
+        assertThat(t32(0, 0xF3BF, 0x8F5B).dataBarrier).isTrue(); // dmb ish
+        assertThat(t32(0, 0xF3BF, 0x8F6F).dataBarrier).isFalse(); // isb sy
+        assertThat(t32(0, 0xF3BF, 0x8F2F).dataBarrier).isFalse(); // clrex
+        assertThat(t32(0, 0xEE07, 0x0FBA).dataBarrier).isTrue(); // mcr p15, 0, r0, c7, c10, 5
+    }
+
+    @Test
     void a32OnMProfileIsUndefined() {
         Insn i = a32(M, 0, 0xEAFFFFFE);
         assertThat(i.undefined).isTrue();

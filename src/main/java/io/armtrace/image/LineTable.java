@@ -1,0 +1,168 @@
+package io.armtrace.image;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.function.Supplier;
+
+/**
+ * Source lines of a program: address to file and line, from the DWARF line-number programs of an ELF
+ * file's {@code .debug_line} section (see {@link DwarfLineReader}). The section is read on first use,
+ * so loading an ELF file for decoding alone costs nothing.
+ *
+ * <p>An address belongs to the last row of its sequence at or below it, as long as a later row of the
+ * same sequence lies above it (the row's address range, DWARF 4 section 6.2.2); where several rows
+ * share an address, the last one describes it (as binutils' addr2line does).
+ */
+public final class LineTable {
+    public static final LineTable EMPTY = new LineTable(() -> null, "");
+
+    /** A row of the line-number matrix as the line program produced it. */
+    public record Row(long address, String file, int line, int column, boolean isStmt, boolean endSequence) {
+    }
+
+    /** A source position: the file's path as the compiler recorded it, and the line. */
+    public record Location(String file, int line) {
+        /** The last component of the path. */
+        public String fileName() {
+            int s = Math.max(file.lastIndexOf('/'), file.lastIndexOf('\\'));
+            return s < 0 ? file : file.substring(s + 1);
+        }
+
+        @Override
+        public String toString() {
+            return file + ":" + line;
+        }
+    }
+
+    private final Supplier<DwarfLineReader> source;
+    private final String name;
+    private volatile Index index;
+
+    private static final class Index {
+        final DwarfLineReader reader;
+        final String problem;
+        final long[] start;
+        final long[] end;
+        final int[] file;
+        final int[] line;
+        final Location[] locations;
+
+        Index(DwarfLineReader reader, String problem) {
+            this.reader = reader;
+            this.problem = problem;
+            List<DwarfLineReader.Row> rows = reader == null ? List.of() : reader.rows;
+            // address ranges [row, next row of the same sequence), empty ones dropped
+            List<long[]> ranges = new ArrayList<>();
+            for (int i = 0; i + 1 < rows.size(); i++) {
+                DwarfLineReader.Row r = rows.get(i);
+                DwarfLineReader.Row n = rows.get(i + 1);
+                if (r.endSequence() || n.address() <= r.address()) {
+                    continue;
+                }
+                ranges.add(new long[] {r.address(), n.address(), r.file(), r.line()});
+            }
+            ranges.sort((a, b) -> Long.compare(a[0], b[0]));
+            int k = ranges.size();
+            start = new long[k];
+            end = new long[k];
+            file = new int[k];
+            line = new int[k];
+            for (int i = 0; i < k; i++) {
+                long[] r = ranges.get(i);
+                start[i] = r[0];
+                end[i] = r[1];
+                file[i] = (int) r[2];
+                line[i] = (int) r[3];
+            }
+            locations = new Location[k];
+        }
+    }
+
+    private LineTable(Supplier<DwarfLineReader> source, String name) {
+        this.source = source;
+        this.name = name;
+    }
+
+    /**
+     * A table over an ELF file's sections; {@code debugLineStr} and {@code debugStr} may be null (they
+     * hold the strings of DWARF 5 headers). Damaged sections give an empty table and a {@link #problem()}.
+     */
+    public static LineTable of(byte[] debugLine, byte[] debugLineStr, byte[] debugStr, String name) {
+        if (debugLine == null) {
+            return EMPTY;
+        }
+        return new LineTable(() -> DwarfLineReader.read(debugLine, debugLineStr, debugStr, name), name);
+    }
+
+    private Index index() {
+        Index i = index;
+        if (i == null) {
+            synchronized (this) {
+                i = index;
+                if (i == null) {
+                    DwarfLineReader r = null;
+                    String problem = null;
+                    try {
+                        r = source.get();
+                    } catch (ImageException e) {
+                        problem = e.getMessage().startsWith(name) ? e.getMessage() : name + ": " + e.getMessage();
+                    } catch (RuntimeException e) {
+                        problem = name + ": damaged .debug_line section (" + e + ").";
+                    }
+                    i = new Index(r, problem);
+                    index = i;
+                }
+            }
+        }
+        return i;
+    }
+
+    /** True when the table has no lines (no .debug_line, or it could not be read). */
+    public boolean isEmpty() {
+        return index().start.length == 0;
+    }
+
+    /** Why the line table could not be read, or null. */
+    public String problem() {
+        return index().problem;
+    }
+
+    /** The source position of {@code address}, or null when no line program covers it. */
+    public Location lookup(long address) {
+        Index x = index();
+        int i = Arrays.binarySearch(x.start, address);
+        if (i < 0) {
+            i = -i - 2;
+        } else {
+            while (i + 1 < x.start.length && x.start[i + 1] == address) {
+                i++; // overlapping sequences: the last-sorted one starting here
+            }
+        }
+        if (i < 0 || address >= x.end[i]) {
+            return null;
+        }
+        Location l = x.locations[i];
+        if (l == null) {
+            int f = x.file[i];
+            String path = f >= 0 && f < x.reader.files.size() ? x.reader.files.get(f) : "?";
+            l = new Location(path, x.line[i]);
+            x.locations[i] = l;
+        }
+        return l;
+    }
+
+    /** Every row of every line program, in the order the programs produced them. */
+    public List<Row> rows() {
+        Index x = index();
+        if (x.reader == null) {
+            return List.of();
+        }
+        List<Row> out = new ArrayList<>(x.reader.rows.size());
+        for (DwarfLineReader.Row r : x.reader.rows) {
+            String f = r.file() >= 0 && r.file() < x.reader.files.size() ? x.reader.files.get(r.file()) : "?";
+            out.add(new Row(r.address(), f, r.line(), r.column(), r.isStmt(), r.endSequence()));
+        }
+        return out;
+    }
+}

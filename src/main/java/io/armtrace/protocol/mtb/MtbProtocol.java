@@ -1,0 +1,186 @@
+package io.armtrace.protocol.mtb;
+
+import io.armtrace.execution.Execution;
+import io.armtrace.image.ProgramImage;
+import io.armtrace.image.Symbol;
+import io.armtrace.protocol.DecodeInput;
+import io.armtrace.protocol.EncodeOutput;
+import io.armtrace.protocol.PacketListener;
+import io.armtrace.protocol.TraceProtocol;
+import io.armtrace.source.Registers;
+import io.armtrace.source.TraceData;
+import io.armtrace.trace.DecodeError;
+import io.armtrace.trace.ElementSink;
+import io.armtrace.trace.Gap;
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.OptionalLong;
+
+/** The Micro Trace Buffer of Cortex-M0+, M23 and M33: packet pairs in SRAM, read out after a stop. */
+public final class MtbProtocol implements TraceProtocol {
+
+    @Override
+    public String name() {
+        return "mtb";
+    }
+
+    @Override
+    public String title() {
+        return "MTB";
+    }
+
+    @Override
+    public boolean handlesDeviceType(String type) {
+        return type.toUpperCase(Locale.ROOT).startsWith("MTB");
+    }
+
+    @Override
+    public List<String> describe(Registers registers) {
+        if (!registers.has("POSITION")) {
+            return List.of("POSITION not given: the MTB buffer cannot be put in order without it");
+        }
+        return MtbConfig.from(registers).describe();
+    }
+
+    @Override
+    public void packets(DecodeInput input, PacketListener out) throws IOException {
+        MtbConfig config = MtbConfig.from(input.registers());
+        MtbLayout layout = config.layout(length(input.data()));
+        if (layout.problem() != null) {
+            out.packet(0, "error: " + layout.problem());
+            return;
+        }
+        out.packet(layout.bufferOffset(), String.format("buffer: %d bytes at byte %d of the dump, %s, %d packets in age order%s",
+                layout.bufferSize(), layout.bufferOffset(), layout.wrapped() ? "wrapped" : "not wrapped",
+                layout.packetCount(), layout.note() == null ? "" : " (" + layout.note() + ")"));
+        long missing = MtbPacketReader.read(input.data(), layout,
+                (offset, src, dst) -> out.packet(offset, MtbPacket.of(offset, src, dst).toString()));
+        if (missing > 0) {
+            out.packet(layout.dumpLength(), "error: the dump ends " + missing + " bytes before the end of the buffer");
+        }
+    }
+
+    @Override
+    public void decode(DecodeInput input, ElementSink sink) throws IOException {
+        MtbConfig config = MtbConfig.from(input.registers());
+        int source = input.traceId();
+        MtbLayout layout = config.layout(length(input.data()));
+        if (layout.problem() != null) {
+            sink.accept(new DecodeError(source, layout.problem(), -1, 0));
+            return;
+        }
+        long limit = input.options() == null ? 0 : input.options().instructionLimit();
+        MtbFlow flow = new MtbFlow(new MtbProgram(input.image(), config.vtor()), source, limit, sink);
+        long missing = MtbPacketReader.read(input.data(), layout, flow);
+        if (missing > 0) {
+            sink.accept(new Gap(source, "the dump ends " + missing + " bytes before the end of the MTB buffer",
+                    layout.dumpLength()));
+        }
+        flow.finish(completesWithPc(config) ? config.pc() : OptionalLong.empty(), layout.dumpLength());
+    }
+
+    /**
+     * The PC completes the newest run only if trace was still on when the core stopped: not when the
+     * TSTOP input or the watermark AUTOSTOP had switched it off (the code run since is not traced).
+     */
+    static boolean completesWithPc(MtbConfig c) {
+        if (!c.hasMaster() || c.enabled()) {
+            return true;
+        }
+        boolean autostop = c.flow().isPresent() && (c.flow().getAsLong() & 1) != 0;
+        return !c.tstopEnabled() && !autostop;
+    }
+
+    /** Bytes in {@code data}, counted by reading it through once (dumps are small; memory stays fixed). */
+    static long length(TraceData data) throws IOException {
+        long n = 0;
+        byte[] chunk = new byte[1 << 16];
+        try (InputStream in = data.open()) {
+            int r;
+            while ((r = in.read(chunk)) >= 0) {
+                n += r;
+            }
+        }
+        return n;
+    }
+
+    @Override
+    public EncodeOutput encode(Execution execution, ProgramImage image, Map<String, String> options) {
+        Map<String, String> opts = new LinkedHashMap<>(options);
+        int size = (int) number(opts.remove("buffer-size"), 1024, "buffer-size");
+        long sram = number(opts.remove("sram-size"), size, "sram-size");
+        long offset = number(opts.remove("buffer-offset"), 0, "buffer-offset");
+        long base = number(opts.remove("base"), 0x20000000L, "base");
+        long[] tstart = addresses(opts.remove("tstart"), image, "tstart");
+        long[] tstop = addresses(opts.remove("tstop"), image, "tstop");
+        long halt = number(opts.remove("halt-after"), 0, "halt-after");
+        String pc = opts.remove("pc");
+        boolean recordPc = pc == null || pc.equalsIgnoreCase("yes") || pc.equalsIgnoreCase("true");
+        int bits = (int) number(opts.remove("position-bits"), 32, "position-bits");
+        String fill = opts.remove("fill");
+        long seed = fill == null || fill.equalsIgnoreCase("zero") ? 0 : number(fill, 0, "fill");
+        if (!opts.isEmpty()) {
+            throw new IllegalArgumentException("unknown MTB encoder option '" + opts.keySet().iterator().next()
+                    + "'; known: " + String.join(", ", encodeOptions().keySet()) + ".");
+        }
+        MtbEncoder.Options o = new MtbEncoder.Options(size, sram, offset, base, tstart, tstop, halt, recordPc, bits, seed);
+        MtbEncoder.Result r = MtbEncoder.encode(execution, image, o);
+        return new EncodeOutput(r.sram(), r.registers(), "MTB");
+    }
+
+    @Override
+    public Map<String, String> encodeOptions() {
+        Map<String, String> m = new LinkedHashMap<>();
+        m.put("buffer-size", "MTB buffer size in bytes, a power of two >= 16 (default 1024)");
+        m.put("sram-size", "size of the SRAM dump that holds the buffer (default: the buffer size)");
+        m.put("buffer-offset", "where the buffer lies in the SRAM dump, a multiple of the buffer size (default 0)");
+        m.put("base", "bus address of the SRAM dump, written as BASE (default 0x20000000)");
+        m.put("tstart", "addresses or symbols (comma-separated) whose execution starts trace (TSTART)");
+        m.put("tstop", "addresses or symbols (comma-separated) whose execution stops trace (TSTOP)");
+        m.put("halt-after", "stop the core after this many instructions (default: run to the end)");
+        m.put("pc", "record the halted core's PC as register PC: yes or no (default yes)");
+        m.put("position-bits", "implemented address bits of POSITION, higher bits read as zero (default 32)");
+        m.put("fill", "unused SRAM: zero, or a number seeding pseudo-random stale data (default zero)");
+        return m;
+    }
+
+    private static long number(String v, long otherwise, String name) {
+        if (v == null || v.isEmpty()) {
+            return otherwise;
+        }
+        try {
+            return Long.decode(v.trim());
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("MTB encoder option " + name + ": '" + v + "' is not a number.");
+        }
+    }
+
+    private static long[] addresses(String v, ProgramImage image, String name) {
+        if (v == null || v.isBlank()) {
+            return new long[0];
+        }
+        List<Long> out = new ArrayList<>();
+        for (String part : v.split(",")) {
+            String p = part.trim();
+            if (p.isEmpty()) {
+                continue;
+            }
+            char c = p.charAt(0);
+            if (c >= '0' && c <= '9') {
+                out.add(number(p, 0, name) & ~1L);
+            } else {
+                Symbol s = image == null ? null : image.symbols().find(p);
+                if (s == null) {
+                    throw new IllegalArgumentException("MTB encoder option " + name + ": no symbol '" + p + "' in the image.");
+                }
+                out.add(s.address());
+            }
+        }
+        return out.stream().mapToLong(Long::longValue).toArray();
+    }
+}

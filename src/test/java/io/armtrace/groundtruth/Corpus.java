@@ -1,0 +1,119 @@
+package io.armtrace.groundtruth;
+
+import io.armtrace.execution.Execution;
+import io.armtrace.execution.ExecutionFormat;
+import io.armtrace.image.ElfImage;
+import io.armtrace.image.ProgramImage;
+import io.armtrace.isa.Profile;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.zip.GZIPInputStream;
+
+/**
+ * The ground-truth corpus: real programs executed under QEMU (tools/groundtruth/generate.sh), each
+ * an ELF file and its execution record, as test resources under {@code groundtruth/}. A round-trip
+ * test of a protocol is one line per fixture:
+ *
+ * <pre>
+ * for (String name : Corpus.names()) {
+ *     Execution truth = Corpus.execution(name);
+ *     ... decode(encode(truth, Corpus.image(name), Corpus.profile(name))) equals truth ...
+ * }
+ * </pre>
+ *
+ * Loaded fixtures are cached: {@link Execution} and the images are shared, do not modify the images.
+ */
+public final class Corpus {
+    /** Bare-metal fixtures, as generate.sh names its targets: every exception is in the record. */
+    private static final List<String> NAMES = List.of(
+            "arm926-arm", "arm926-thumb", "a9-arm", "a9-thumb", "m3", "m0plus");
+    /** Linux user-mode fixtures (qemu-arm, Cortex-A15): the kernel's side of each SVC is not in them. */
+    private static final List<String> USER_MODE_NAMES = List.of("linux-arm", "linux-thumb");
+
+    private static final Map<String, Execution> EXECUTIONS = new ConcurrentHashMap<>();
+    private static final Map<String, ExecutionFormat.Header> HEADERS = new ConcurrentHashMap<>();
+    private static final Map<String, ProgramImage> IMAGES = new ConcurrentHashMap<>();
+
+    private Corpus() {
+    }
+
+    /** The bare-metal fixtures: complete executions, exceptions included. */
+    public static List<String> names() {
+        return NAMES;
+    }
+
+    /**
+     * The Linux user-mode fixtures: static glibc programs under qemu-arm. A system call's
+     * {@code svc} is a step followed directly by the next user instruction, with no exception
+     * events: the kernel did not run in the record. glibc brings code the bare-metal programs lack
+     * (Thumb-2 and A32 library code, {@code addls pc, pc} switch tables, VFP/NEON, exclusives).
+     */
+    public static List<String> userModeNames() {
+        return USER_MODE_NAMES;
+    }
+
+    /** Bare-metal fixtures of one profile (A/R: ARM926 and Cortex-A9; M: Cortex-M3 and M0+). */
+    public static List<String> names(Profile profile) {
+        return NAMES.stream().filter(n -> profile(n) == profile).toList();
+    }
+
+    /** The recorded execution of a fixture. */
+    public static Execution execution(String name) {
+        return EXECUTIONS.computeIfAbsent(name, n -> {
+            try (ExecutionFormat.Reader r = ExecutionFormat.reader(open(n + ".exec.gz"))) {
+                HEADERS.putIfAbsent(n, r.header());
+                return r.readAll();
+            } catch (IOException e) {
+                throw new UncheckedIOException("ground-truth fixture " + n + ": " + e.getMessage(), e);
+            }
+        });
+    }
+
+    /** The header of a fixture's execution record (profile and core name). */
+    public static ExecutionFormat.Header header(String name) {
+        return HEADERS.computeIfAbsent(name, n -> {
+            try (ExecutionFormat.Reader r = ExecutionFormat.reader(open(n + ".exec.gz"))) {
+                return r.header();
+            } catch (IOException e) {
+                throw new UncheckedIOException("ground-truth fixture " + n + ": " + e.getMessage(), e);
+            }
+        });
+    }
+
+    /** The architecture profile of the core that ran the fixture. */
+    public static Profile profile(String name) {
+        return header(name).profile();
+    }
+
+    /** The core that ran the fixture: arm926ej-s, cortex-a9, cortex-a15, cortex-m3, cortex-m0plus. */
+    public static String core(String name) {
+        return header(name).core();
+    }
+
+    /** The program image (ELF segments and symbols, including the $a/$t/$d mapping symbols). */
+    public static ProgramImage image(String name) {
+        return IMAGES.computeIfAbsent(name, n -> ElfImage.load(elfBytes(n), n + ".elf"));
+    }
+
+    /** The fixture's ELF file, decompressed. */
+    public static byte[] elfBytes(String name) {
+        try (InputStream in = new GZIPInputStream(open(name + ".elf.gz"))) {
+            return in.readAllBytes();
+        } catch (IOException e) {
+            throw new UncheckedIOException("ground-truth fixture " + name + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static InputStream open(String file) throws IOException {
+        InputStream in = Corpus.class.getResourceAsStream("/groundtruth/" + file);
+        if (in == null) {
+            throw new IOException("no test resource groundtruth/" + file
+                    + " (known fixtures: " + String.join(", ", NAMES) + ", " + String.join(", ", USER_MODE_NAMES) + ")");
+        }
+        return in;
+    }
+}

@@ -1,0 +1,103 @@
+package io.armtrace.protocol.etm3;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.armtrace.image.MemoryImage;
+import io.armtrace.image.ProgramImage;
+import io.armtrace.trace.Context;
+import io.armtrace.trace.ElementCollector;
+import io.armtrace.trace.ExceptionEntry;
+import io.armtrace.trace.Gap;
+import io.armtrace.trace.InstructionRange;
+import io.armtrace.trace.Isa;
+import io.armtrace.trace.NoImage;
+import io.armtrace.trace.TraceElement;
+import io.armtrace.trace.TraceOn;
+import io.armtrace.trace.WaypointKind;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class Etm3FlowTest {
+    static final int[] ASYNC = Etm3PacketReaderTest.ASYNC;
+
+    static ProgramImage image() {
+        MemoryImage m = new MemoryImage();
+        m.add(0x1000, le32(0xE1A00000, 0xFA000000, 0xE12FFF1E), "arm");
+        m.add(0x100C, new byte[] {0x00, 0x46, 0x70, 0x47}, "thumb"); // MOV r0,r0; BX lr
+        m.add(0x2000, le32(0xE1A00000, 0xE1A00000, 0xE1A00000, 0x01A00000), "straight");
+        return ProgramImage.of(m);
+    }
+
+    static byte[] le32(int... words) {
+        byte[] b = new byte[words.length * 4];
+        for (int i = 0; i < words.length; i++) {
+            for (int k = 0; k < 4; k++) {
+                b[4 * i + k] = (byte) (words[i] >>> (8 * k));
+            }
+        }
+        return b;
+    }
+
+    static List<TraceElement> decode(int... bytes) {
+        Etm3Config cfg = new Etm3Config(0, Etm3Config.DEFAULT_ETMIDR, 0, 0x10, false);
+        ElementCollector c = new ElementCollector();
+        Etm3Flow flow = new Etm3Flow(cfg, image(), c);
+        Etm3PacketReader r = new Etm3PacketReader(cfg, flow);
+        byte[] b = new byte[bytes.length];
+        for (int i = 0; i < b.length; i++) {
+            b[i] = (byte) bytes[i];
+        }
+        r.push(b, 0, b.length);
+        r.end();
+        flow.end();
+        return c.elements();
+    }
+
+    @Test
+    void blxImmediateChangesIsaWithoutAPacketAndTheReturnPacketIsShort() {
+        // IHI 0014Q Table 7.15: I-sync in ARM state, BLX #imm to Thumb (no packet), return to ARM with a
+        // branch packet compressed against the I-sync's ARM address.
+        List<TraceElement> e = decode(Etm3PacketReaderTest.cat(ASYNC, new int[] {0x08, 0x20, 0x00, 0x10, 0x00, 0x00,
+                0x90, 0x05, 0x84}));
+        assertThat(e.get(0)).isInstanceOf(TraceOn.class);
+        assertThat(((TraceOn) e.get(0)).reason()).isEqualTo(TraceOn.Reason.TRACE_ENABLED);
+        assertThat(e.get(1)).isInstanceOf(Context.class);
+        assertThat(e.subList(2, e.size())).containsExactly(
+                new InstructionRange(0x10, 0x1000, 0x1008, 2, Isa.A32, 0x1004, WaypointKind.DIRECT_BRANCH, true),
+                new InstructionRange(0x10, 0x100C, 0x1010, 2, Isa.T32, 0x100E, WaypointKind.INDIRECT_BRANCH, true),
+                new InstructionRange(0x10, 0x1008, 0x100C, 1, Isa.A32, 0x1008, WaypointKind.INDIRECT_BRANCH, true));
+    }
+
+    @Test
+    void conditionFailedInstructionEndsItsRange() {
+        // MOV MOV MOV MOVEQ(fails) then E at 0x2010 is outside the image
+        List<TraceElement> e = decode(Etm3PacketReaderTest.cat(ASYNC, new int[] {0x08, 0x00, 0x00, 0x20, 0x00, 0x00,
+                0xCC, 0x84}));
+        assertThat(e).contains(
+                new InstructionRange(0x10, 0x2000, 0x2010, 4, Isa.A32, 0x200C, WaypointKind.NONE, false),
+                new NoImage(0x10, 0x2010, Isa.A32));
+    }
+
+    @Test
+    void cancellingExceptionWithdrawsTheLastInstruction() {
+        // EEE at 0x2000, then a branch to the IRQ vector 0x18 that cancels the last instruction (Can = 1)
+        List<TraceElement> e = decode(Etm3PacketReaderTest.cat(ASYNC, new int[] {0x08, 0x00, 0x00, 0x20, 0x00, 0x00,
+                0x8C, 0x8D, 0x80, 0x80, 0x80, 0x48, 0x3C, 0x84}));
+        assertThat(e).containsSubsequence(
+                new InstructionRange(0x10, 0x2000, 0x2008, 2, Isa.A32, 0x2004, WaypointKind.NONE, true),
+                new ExceptionEntry(0x10, 6, "IRQ", 0x2008, true),
+                new NoImage(0x10, 0x18, Isa.A32));
+    }
+
+    @Test
+    void corruptPacketGivesAGapAndDecodingResumesAtTheNextSync() {
+        List<TraceElement> e = decode(Etm3PacketReaderTest.cat(ASYNC, new int[] {0x08, 0x00, 0x00, 0x20, 0x00, 0x00,
+                0x84, 0x1C, 0x84, 0x84}, ASYNC, new int[] {0x08, 0x00, 0x04, 0x20, 0x00, 0x00, 0x84}));
+        List<Gap> gaps = e.stream().filter(x -> x instanceof Gap).map(x -> (Gap) x).toList();
+        assertThat(gaps).hasSize(1);
+        assertThat(gaps.get(0).offset()).isEqualTo(13);
+        assertThat(e.stream().filter(x -> x instanceof InstructionRange).toList()).containsExactly(
+                new InstructionRange(0x10, 0x2000, 0x2004, 1, Isa.A32, 0x2000, WaypointKind.NONE, true),
+                new InstructionRange(0x10, 0x2004, 0x2008, 1, Isa.A32, 0x2004, WaypointKind.NONE, true));
+    }
+}

@@ -1,0 +1,31 @@
+#!/bin/sh
+# Builds the ELF files that test the DWARF line-table reader, and their reference line tables as
+# binutils decodes them (readelf --debug-dump=decodedline). Needs the Debian packages
+# gcc-arm-none-eabi, binutils-arm-none-eabi, gcc-arm-linux-gnueabihf and binutils (readelf).
+# Run from this directory; writes to ../../src/test/resources/dwarf/.
+set -eu
+out=../../src/test/resources/dwarf
+mkdir -p "$out"
+build() { # name compiler flags...
+    name=$1; cc=$2; shift 2
+    "$cc" "$@" -fdebug-prefix-map="$(pwd)"=. -o "$out/$name.elf" lines.c
+    arm-none-eabi-objcopy --remove-section=.comment "$out/$name.elf"
+    readelf --debug-dump=decodedline -W "$out/$name.elf" > "$out/$name.decodedline.txt"
+}
+BARE="-nostdlib -ffreestanding -Wl,-e,main -Wl,--build-id=none"
+for v in 2 3 4 5; do
+    build eabi-arm-dwarf$v arm-none-eabi-gcc -O1 -g -gdwarf-$v -marm -mcpu=arm926ej-s $BARE
+    build eabi-thumb-dwarf$v arm-none-eabi-gcc -O2 -g -gdwarf-$v -mthumb -mcpu=cortex-m3 $BARE
+done
+for v in 4 5; do
+    build linux-arm-dwarf$v arm-linux-gnueabihf-gcc -O1 -g -gdwarf-$v -marm -nostdlib -Wl,-e,main -Wl,--build-id=none
+    build linux-thumb-dwarf$v arm-linux-gnueabihf-gcc -O2 -g -gdwarf-$v -mthumb -nostdlib -Wl,-e,main -Wl,--build-id=none
+done
+# The ground-truth programs (several compilation units, C and assembler, DWARF 5).
+for f in ../../src/test/resources/groundtruth/*.elf.gz; do
+    name=$(basename "$f" .elf.gz)
+    gzip -dc "$f" > "/tmp/$name.elf"
+    # (the directories of the build machine are cut from the CU lines)
+    readelf --debug-dump=decodedline -W "/tmp/$name.elf" | sed -E 's#^(CU: )/[^:]*/#\1#' > "$out/groundtruth-$name.decodedline.txt"
+    rm -f "/tmp/$name.elf"
+done

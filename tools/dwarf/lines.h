@@ -1,0 +1,4 @@
+static inline int square(int v)
+{
+    return v * v + 1;
+}
