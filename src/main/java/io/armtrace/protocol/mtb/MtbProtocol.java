@@ -74,6 +74,11 @@ public final class MtbProtocol implements TraceProtocol {
             sink.accept(new DecodeError(source, layout.problem(), -1, 0));
             return;
         }
+        if (input.image() == null || input.image().memory().isEmpty()) {
+            sink.accept(new DecodeError(source, "MTB packets give only branch addresses: decoding needs the program "
+                    + "image (--image firmware.elf)", -1, layout.bufferOffset()));
+            return;
+        }
         long limit = input.options() == null ? 0 : input.options().instructionLimit();
         MtbFlow flow = new MtbFlow(new MtbProgram(input.image(), config.vtor()), source, limit, sink);
         long missing = MtbPacketReader.read(input.data(), layout, flow);
