@@ -128,12 +128,14 @@ public final class MtbProtocol implements TraceProtocol {
         boolean recordPc = pc == null || pc.equalsIgnoreCase("yes") || pc.equalsIgnoreCase("true");
         int bits = (int) number(opts.remove("position-bits"), 32, "position-bits");
         String fill = opts.remove("fill");
+        long watermark = number(opts.remove("watermark"), 0, "watermark");
         long seed = fill == null || fill.equalsIgnoreCase("zero") ? 0 : number(fill, 0, "fill");
         if (!opts.isEmpty()) {
             throw new IllegalArgumentException("unknown MTB encoder option '" + opts.keySet().iterator().next()
                     + "'; known: " + String.join(", ", encodeOptions().keySet()) + ".");
         }
-        MtbEncoder.Options o = new MtbEncoder.Options(size, sram, offset, base, tstart, tstop, halt, recordPc, bits, seed);
+        MtbEncoder.Options o = new MtbEncoder.Options(size, sram, offset, base, tstart, tstop, halt, recordPc, bits, seed,
+                watermark);
         MtbEncoder.Result r = MtbEncoder.encode(execution, image, o);
         return new EncodeOutput(r.sram(), r.registers(), "MTB");
     }
@@ -151,6 +153,7 @@ public final class MtbProtocol implements TraceProtocol {
         m.put("pc", "record the halted core's PC as register PC: yes or no (default yes)");
         m.put("position-bits", "implemented address bits of POSITION, higher bits read as zero (default 32)");
         m.put("fill", "unused SRAM: zero, or a number seeding pseudo-random stale data (default zero)");
+        m.put("watermark", "byte offset in the buffer where trace stops for good (FLOW AUTOSTOP; default none)");
         return m;
     }
 

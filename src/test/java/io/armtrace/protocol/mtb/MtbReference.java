@@ -37,6 +37,12 @@ final class MtbReference {
 
     static MtbReference of(Execution execution, ProgramImage image, int capacity, long[] tstart, long[] tstop, long haltAfter,
                            boolean completeWithPc) {
+        return of(execution, image, capacity, tstart, tstop, haltAfter, completeWithPc, 0);
+    }
+
+    /** {@code watermarkPackets} > 0: trace stops for good once that many packets are written. */
+    static MtbReference of(Execution execution, ProgramImage image, int capacity, long[] tstart, long[] tstop, long haltAfter,
+                           boolean completeWithPc, int watermarkPackets) {
         List<ExecutionEvent.Step> steps = STEPS.computeIfAbsent(execution, Execution::steps);
         java.util.Map<Long, Boolean> branchesToNext = TAKEN_TO_NEXT.computeIfAbsent(image,
                 i -> new java.util.concurrent.ConcurrentHashMap<>());
@@ -140,6 +146,10 @@ final class MtbReference {
             written.add(new Packet(m, p != lastPeriod));
             lastPeriod = p;
         }
+        boolean stoppedByWatermark = watermarkPackets > 0 && written.size() >= watermarkPackets;
+        if (stoppedByWatermark) {
+            written = new ArrayList<>(written.subList(0, watermarkPackets));
+        }
         MtbReference r = new MtbReference();
         r.writtenPackets = written.size();
         List<Packet> kept = written.subList(Math.max(0, written.size() - capacity), written.size());
@@ -158,7 +168,7 @@ final class MtbReference {
         }
         if (from != -2) {
             boolean endOn = end < 0 ? initiallyOn : on[(int) end];
-            r.add(steps, from, completeWithPc && endOn ? end : to);
+            r.add(steps, from, completeWithPc && endOn && !stoppedByWatermark ? end : to);
         }
         return r;
     }

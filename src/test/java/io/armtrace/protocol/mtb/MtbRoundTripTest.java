@@ -132,11 +132,30 @@ class MtbRoundTripTest {
         }
     }
 
+    @ParameterizedTest(name = "{0} buffer {1} bytes")
+    @MethodSource("cases")
+    void watermarkStopsTraceForGood(String name, int size) throws IOException {
+        Execution ex = Fixtures.execution(name);
+        ProgramImage image = Fixtures.image(name);
+        long svc = image.symbols().find("SVC_Handler").address();
+        for (long[] start : new long[][] {{}, {svc}}) {
+            MtbEncoder.Options o = MtbEncoder.Options.ofSize(size).withWatermark(size / 2)
+                    .withWindows(start, new long[0]).withHaltAfter(ex.steps().size() / 2);
+            MtbEncoder.Result r = MtbEncoder.encode(ex, image, o);
+            assertThat(r.flow()).isPresent();
+            if (start.length == 0) {
+                assertThat(r.master() >>> 31).as("EN cleared by AUTOSTOP").isZero();
+                assertThat(r.position() & ~7L & (size - 1)).isEqualTo(size / 2);
+            }
+            check(ex, image, o, r, r.registers(), r.sram());
+        }
+    }
+
     /** Decodes and compares; returns the number of stretches that start after a trace restart. */
     static int check(Execution ex, ProgramImage image, MtbEncoder.Options o, MtbEncoder.Result r, Registers regs,
                      byte[] dump) throws IOException {
         MtbReference ref = MtbReference.of(ex, image, o.bufferSize() / 8, o.tstart(), o.tstop(), o.haltAfter(),
-                regs.has("PC"));
+                regs.has("PC"), (int) (o.watermark() / 8));
         ElementCollector out = new ElementCollector();
         new MtbProtocol().decode(new DecodeInput(0, regs, image, TraceData.of("mtb.bin", dump), DecodeOptions.DEFAULT),
                 out);
