@@ -23,6 +23,11 @@ import java.util.OptionalLong;
 
 /** The Micro Trace Buffer of Cortex-M0+, M23 and M33: packet pairs in SRAM, read out after a stop. */
 public final class MtbProtocol implements TraceProtocol {
+    /**
+     * The program last decoded on this thread, kept for the next dump of the same firmware (a fleet of
+     * crash reports): its code block cache and vector table are built once.
+     */
+    private static final ThreadLocal<MtbProgram> LAST_PROGRAM = new ThreadLocal<>();
 
     @Override
     public String name() {
@@ -80,13 +85,22 @@ public final class MtbProtocol implements TraceProtocol {
             return;
         }
         long limit = input.options() == null ? 0 : input.options().instructionLimit();
-        MtbFlow flow = new MtbFlow(new MtbProgram(input.image(), config.vtor()), source, limit, sink);
+        MtbFlow flow = new MtbFlow(program(input.image(), config.vtor()), source, limit, sink);
         long missing = MtbPacketReader.read(input.data(), layout, flow);
         if (missing > 0) {
             sink.accept(new Gap(source, "the dump ends " + missing + " bytes before the end of the MTB buffer",
                     layout.dumpLength()));
         }
         flow.finish(completesWithPc(config) ? config.pc() : OptionalLong.empty(), layout.dumpLength());
+    }
+
+    private static MtbProgram program(ProgramImage image, OptionalLong vtor) {
+        MtbProgram p = LAST_PROGRAM.get();
+        if (p == null || p.image() != image || !p.vtor().equals(vtor)) {
+            p = new MtbProgram(image, vtor);
+            LAST_PROGRAM.set(p);
+        }
+        return p;
     }
 
     /**
