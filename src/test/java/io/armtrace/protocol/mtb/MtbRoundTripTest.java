@@ -45,10 +45,40 @@ class MtbRoundTripTest {
         return out.stream();
     }
 
-    /** Halt points: early (buffer not wrapped for the larger sizes), middle, and the end of the run. */
+    /**
+     * Halt points: early (buffer not wrapped for the larger sizes), middle, the end of the run, and
+     * right before the first exception entry and the first tail-chained one (an entry straight after
+     * the handler's last instruction, with the preferred return of the exception it replaces): the
+     * core stops after the instruction before them.
+     */
     private static long[] haltPoints(Execution ex) {
         long n = ex.steps().size();
-        return new long[] {40, 300, 2500, n / 3, n / 2 + 7, 0};
+        long firstEntry = 0;
+        long firstTailChain = 0;
+        long steps = 0;
+        java.util.ArrayDeque<Long> active = new java.util.ArrayDeque<>();
+        ExecutionEvent previous = null;
+        for (ExecutionEvent e : ex.events()) {
+            if (e instanceof ExecutionEvent.Step) {
+                steps++;
+            } else if (e instanceof ExecutionEvent.ExceptionTaken x) {
+                if (firstEntry == 0) {
+                    firstEntry = steps;
+                }
+                boolean tailChain = previous instanceof ExecutionEvent.Step && !active.isEmpty()
+                        && active.peek() == x.preferredReturn();
+                if (tailChain && firstTailChain == 0) {
+                    firstTailChain = steps;
+                }
+                if (!tailChain) {
+                    active.push(x.preferredReturn());
+                }
+            } else if (e instanceof ExecutionEvent.ExceptionReturned) {
+                active.poll();
+            }
+            previous = e;
+        }
+        return new long[] {40, 300, 2500, n / 3, n / 2 + 7, 0, firstEntry, firstTailChain};
     }
 
     @ParameterizedTest(name = "{0} buffer {1} bytes")
