@@ -19,9 +19,9 @@ import java.util.SplittableRandom;
  * buffer of {@code bufferSize} bytes that sits at {@code bufferOffset} of an SRAM region of
  * {@code sramSize} bytes starting at bus address {@code base}.
  *
- * <p>A branch writes a packet whenever it is taken, also when it lands on the next instruction (a
- * {@code MOV pc, r3} through a jump table whose entry is the following case): the program image tells
- * which executed instructions are branches.
+ * <p>Packets record non-sequential changes of the PC: a branch that lands on the next instruction (a
+ * {@code MOV pc, r3} through a jump table whose entry is the following case) writes none. The program
+ * image is used to recognise the returning instruction of a tail-chained exception.
  *
  * <p>Trace windows model the MTB's TSTART/TSTOP inputs driven by address comparators: when an
  * instruction at a {@code tstart} address executes, trace is enabled (the next packet has S = 1); when
@@ -154,16 +154,6 @@ public final class MtbEncoder {
         return classifier.classify(image.memory(), s.address(), Isa.T32, 0, insn) && insn.kind == WaypointKind.INDIRECT_BRANCH;
     }
 
-    /** True if {@code s} is an executed branch that was taken although it lands on the next instruction. */
-    private boolean branchToNext(ExecutionEvent.Step s) {
-        if (image == null || !s.executed() || s.isa() != Isa.T32
-                || !classifier.classify(image.memory(), s.address(), Isa.T32, 0, insn)) {
-            return false;
-        }
-        return insn.kind == WaypointKind.INDIRECT_BRANCH
-                || (insn.kind == WaypointKind.DIRECT_BRANCH && insn.target == s.address() + s.size());
-    }
-
     private Result run(List<ExecutionEvent> events) {
         ExecutionEvent.Step prev = null;
         long steps = 0;
@@ -181,8 +171,7 @@ public final class MtbEncoder {
                 if (afterReturn) {
                     packet(excReturn(depth) | 1, (int) returnResume);
                     afterReturn = false;
-                } else if (prev != null && !sincePrev
-                        && (s.address() != prev.address() + prev.size() || branchToNext(prev))) {
+                } else if (prev != null && !sincePrev && s.address() != prev.address() + prev.size()) {
                     packet((int) prev.address(), (int) s.address());
                 }
                 if (halting) {
@@ -223,7 +212,7 @@ public final class MtbEncoder {
                     continue;
                 } else {
                     if (prev != null && !sincePrev && x.preferredReturn() != prev.address()
-                            && (x.preferredReturn() != prev.address() + prev.size() || branchToNext(prev))) {
+                            && x.preferredReturn() != prev.address() + prev.size()) {
                         packet((int) prev.address(), (int) x.preferredReturn()); // taken branch, then the exception
                     }
                     if (halting) {
