@@ -438,7 +438,8 @@ public final class Etm2Encoder {
             pk = Arrays.copyOf(pk, n * 2);
             sy = Arrays.copyOf(sy, n * 2);
         }
-        ps[n] = status;
+        // ETMv2 has its own PIPESTAT values (a branch is a DE with a branch address packet)
+        ps[n] = v1 || status > 15 ? status : Etm2PacketReader.rawPipestat(2, status);
         pk[n] = pkt;
         sy[n] = sync;
         n++;
