@@ -28,21 +28,31 @@ public final class Etm2Encoder {
 
     /** Encoder settings beyond the trace unit configuration. */
     public record Options(Etm2Config config, int syncPeriod, boolean fullAddress, int fifoBytes,
-                          Etm2Capture.Format format, long contextId) {
+                          Etm2Capture.Format format, long contextId, long triggerCycle) {
+        public Options(Etm2Config config, int syncPeriod, boolean fullAddress, int fifoBytes,
+                       Etm2Capture.Format format, long contextId) {
+            this(config, syncPeriod, fullAddress, fifoBytes, format, contextId, -1);
+        }
+
         public static Options of(Etm2Config cfg) {
-            return new Options(cfg, 1024, false, 45, Etm2Capture.Format.CYCLES, 0);
+            return new Options(cfg, 1024, false, 45, Etm2Capture.Format.CYCLES, 0, -1);
         }
 
         public Options withFormat(Etm2Capture.Format f) {
-            return new Options(config, syncPeriod, fullAddress, fifoBytes, f, contextId);
+            return new Options(config, syncPeriod, fullAddress, fifoBytes, f, contextId, triggerCycle);
         }
 
         public Options withSyncPeriod(int p) {
-            return new Options(config, p, fullAddress, fifoBytes, format, contextId);
+            return new Options(config, p, fullAddress, fifoBytes, format, contextId, triggerCycle);
         }
 
         public Options withFullAddress(boolean f) {
-            return new Options(config, syncPeriod, f, fifoBytes, format, contextId);
+            return new Options(config, syncPeriod, f, fifoBytes, format, contextId, triggerCycle);
+        }
+
+        /** The trigger fires at this cycle (or the first after it that can show it); -1 for none. */
+        public Options withTrigger(long cycle) {
+            return new Options(config, syncPeriod, fullAddress, fifoBytes, format, contextId, cycle);
         }
     }
 
@@ -76,6 +86,7 @@ public final class Etm2Encoder {
     private long lastV1 = -1; // ETMv1 compression state
     private long sinceSync;
     private boolean syncPending;
+    private boolean triggered;
 
     private Etm2Encoder(Options opt, MemoryImage mem) {
         this.opt = opt;
@@ -312,6 +323,11 @@ public final class Etm2Encoder {
         int pkt = 0;
         boolean sync = false;
         boolean output;
+        if (trigger(Etm2PacketReader.WT)) {
+            tick();
+            pushLen = keepLen;
+            return;
+        }
         if (tfoHigh >= 0) {
             pkt = tfoHigh;
             tfoHigh = -1;
@@ -330,10 +346,29 @@ public final class Etm2Encoder {
         pushLen = keepLen;
     }
 
+    /**
+     * IHI 0014Q 5.3 and 6.1.7: when the trigger fires, TR replaces the pipeline status, which goes out on
+     * TRACEPKT instead of FIFO data (a wait cycle is shown as WT). Not in an APO or TFO cycle.
+     */
+    private boolean trigger(int status) {
+        if (triggered || opt.triggerCycle() < 0 || n < opt.triggerCycle() || tfoHigh >= 0) {
+            return false;
+        }
+        triggered = true;
+        int replaced = status == Etm2PacketReader.TD ? Etm2PacketReader.WT : status;
+        record(Etm2PacketReader.TR, Etm2PacketReader.rawPipestat(cfg.version(), replaced), false);
+        return true;
+    }
+
     /** A cycle with PIPESTAT {@code status}: output phase, then this cycle's packets into the FIFO. */
     private void emit(int status) {
         int pkt;
         boolean sync = false;
+        if (trigger(status)) {
+            pushNow();
+            tick();
+            return;
+        }
         if (tfoHigh >= 0) {
             pkt = tfoHigh;
             tfoHigh = -1;

@@ -60,6 +60,22 @@ class Etm2RoundTripTest {
         assertThat(decode(capture, cfg, p)).isEqualTo(SyntheticProgram.steps(p.execution));
     }
 
+    @ParameterizedTest
+    @CsvSource({"1,4", "1,8", "1,16", "2,4", "2,8", "2,16"})
+    void triggerHoldsTheFifoForACycleAndIsReported(int version, int width) {
+        SyntheticProgram p = new SyntheticProgram(60 + width, 3000);
+        Etm2Config cfg = Etm2Config.DEFAULT.withVersion(version).withPortWidth(width);
+        for (long at : new long[] {3, 500, 1777}) {
+            byte[] capture = Etm2Encoder.encode(p.execution, p.image, Etm2Encoder.Options.of(cfg).withTrigger(at));
+            ElementCollector c = new ElementCollector();
+            Registers regs = new Registers().put("ETMCR", cfg.etmcr()).put("ETMIDR", cfg.etmidr());
+            Etm2Protocol.decode(capture, regs, p.image, c);
+            assertThat(c.ofType(io.armtrace.trace.Trigger.class)).as("trigger at %d", at).hasSize(1);
+            assertThat(c.ofType(io.armtrace.trace.Trigger.class).get(0).offset()).isGreaterThanOrEqualTo(at);
+            assertThat(SyntheticProgram.expand(c.elements())).isEqualTo(SyntheticProgram.steps(p.execution));
+        }
+    }
+
     /** Decoding from an arbitrary cycle is exact from the next sync point on: a suffix of the execution. */
     @ParameterizedTest
     @CsvSource({"1,4", "1,8", "1,16", "2,4", "2,8", "2,16"})
