@@ -13,6 +13,7 @@ import picocli.CommandLine.Command;
                 + "processor executed, and synthesizes trace from known executions.",
         subcommands = {DecodeCommand.class, PacketsCommand.class, InfoCommand.class, DeformatCommand.class,
                 EncodeCommand.class, StatsCommand.class,
+                ProfileCommand.class, CallgraphCommand.class, CoverageCommand.class, ReportCommand.class,
                 CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
     /** Exit code for a user mistake or bad input file. */

@@ -262,9 +262,14 @@ public final class Coverage implements ElementSink {
         long fnTotal = r.functions().size();
         long insnTotal = r.functions().stream().mapToLong(FunctionCoverage::instructions).sum();
         long insnHit = r.functions().stream().mapToLong(FunctionCoverage::instructionsHit).sum();
-        out.printf("functions      %7d of %7d hit      (%5.1f%%)%n", r.functionsHit(), fnTotal, Profile.pct(r.functionsHit(), fnTotal));
-        out.printf("instructions   %7d of %7d executed (%5.1f%%)%s%n", insnHit, insnTotal, Profile.pct(insnHit, insnTotal),
-                r.instructionsHit() > insnHit ? "; " + (r.instructionsHit() - insnHit) + " more outside function symbols" : "");
+        if (fnTotal == 0) {
+            out.printf("instructions   %7d distinct ones executed (no function symbols in the image: totals unknown)%n",
+                    r.instructionsHit());
+        } else {
+            out.printf("functions      %7d of %7d hit      (%5.1f%%)%n", r.functionsHit(), fnTotal, Profile.pct(r.functionsHit(), fnTotal));
+            out.printf("instructions   %7d of %7d executed (%5.1f%%)%s%n", insnHit, insnTotal, Profile.pct(insnHit, insnTotal),
+                    r.instructionsHit() > insnHit ? "; " + (r.instructionsHit() - insnHit) + " more outside function symbols" : "");
+        }
         if (r.linesTotal() > 0) {
             out.printf("lines          %7d of %7d hit      (%5.1f%%)%n", r.linesHit(), r.linesTotal(), Profile.pct(r.linesHit(), r.linesTotal()));
         }

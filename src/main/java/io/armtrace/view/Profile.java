@@ -73,15 +73,25 @@ public final class Profile implements ElementSink {
         Map<String, String> function = new HashMap<>();
         analysis.forEachInstruction((address, isa, size, fn, passed, failed, c) -> {
             LineTable.Location l = lines.lookup(address);
-            String key = l == null ? "[no line] " + fns.name(fn) : l.fileName() + ":" + l.line();
+            // code without line information is grouped per function, shown as "??"
+            String key = l == null ? "??\u0000" + fns.name(fn) : l.file() + "\u0000" + l.line();
             counts.computeIfAbsent(key, k -> new long[1])[0] += passed + failed;
             cycles.computeIfAbsent(key, k -> new double[1])[0] += c;
             function.putIfAbsent(key, fns.name(fn));
         });
         List<Entry> out = new ArrayList<>();
-        counts.forEach((k, v) -> out.add(new Entry(k, function.get(k), v[0], cycles.get(k)[0])));
+        counts.forEach((k, v) -> out.add(new Entry(lineName(k), function.get(k), v[0], cycles.get(k)[0])));
         out.sort(ORDER);
         return out;
+    }
+
+    /** "file.c:12" (the file's last path component) from a "path\0line" key; "??" without a line. */
+    private static String lineName(String key) {
+        if (key.startsWith("??\u0000")) {
+            return "??";
+        }
+        int z = key.indexOf('\u0000');
+        return new LineTable.Location(key.substring(0, z), 0).fileName() + ":" + key.substring(z + 1);
     }
 
     private static final Comparator<Entry> ORDER = Comparator.comparingLong(Entry::instructions).reversed()
@@ -92,7 +102,7 @@ public final class Profile implements ElementSink {
         List<Entry> rows = by == By.LINE ? byLine() : byFunction();
         long total = analysis.instructions();
         boolean withCycles = analysis.cycles() > 0;
-        out.printf("%d instructions in %d ranges%s%n", total, analysis.ranges,
+        out.printf("%d instructions in %d ranges%s%n", total, analysis.rangeElements,
                 withCycles ? ", " + analysis.cycles() + " cycles" : "");
         out.printf("%12s %7s %7s%s  %s%n", "instructions", "%", "cum%", withCycles ? String.format(" %12s", "cycles") : "",
                 by == By.LINE ? "line (function)" : "function");

@@ -29,6 +29,10 @@ import java.util.TreeSet;
  * stack tracked through calls, returns and exceptions, call edges with inclusive costs, the tree of
  * call paths for folded stacks, and a summary of the capture (gaps, exceptions, errors).
  *
+ * <p>Cycles: a {@link CycleCount} covers the time up to the element before it; its cycles go to the
+ * instruction range just before it (the decoders put one after each range in cycle-accurate trace),
+ * and are not given to any code when tracing had just been off.
+ *
  * <p>Memory grows with the program (distinct ranges, functions, call edges, call paths), not with the
  * trace: counters are keyed by code, and the tracked stack is bounded by {@link #MAX_DEPTH}.
  *
@@ -115,6 +119,7 @@ public final class TraceAnalysis implements ElementSink {
 
     // ---- capture summary
     long instructions;
+    long rangeElements;
     long cycles;
     long callCount;
     long gaps;
@@ -142,11 +147,15 @@ public final class TraceAnalysis implements ElementSink {
     @Override
     public void accept(TraceElement e) {
         elements++;
+        int src = e.source();
+        if (src != lastSource) {
+            sources.add(src);
+            lastSource = src;
+        }
         if (e instanceof InstructionRange r) {
             range(r);
             return;
         }
-        sources.add(e.source());
         if (e instanceof CycleCount c) {
             cycles += c.cycles();
             if (lastSlot >= 0) {
@@ -174,6 +183,8 @@ public final class TraceAnalysis implements ElementSink {
             traceOns++;
             if (t.reason() == TraceOn.Reason.OVERFLOW) {
                 lostTrack();
+            } else if (t.reason() != TraceOn.Reason.PERIODIC) {
+                lastSlot = -1; // cycles counted up to here passed while tracing was off: no code's
             }
         } else if (e instanceof NoImage) {
             noImage++;
@@ -194,10 +205,6 @@ public final class TraceAnalysis implements ElementSink {
     }
 
     private void range(InstructionRange r) {
-        if (r.source() != lastSource) {
-            sources.add(r.source());
-            lastSource = r.source();
-        }
         long start = r.start();
         int sym = functions.at(start);
         if (pendingCall) {
@@ -238,6 +245,7 @@ public final class TraceAnalysis implements ElementSink {
         lastSlot = slot;
         int count = r.count();
         instructions += count;
+        rangeElements++;
         lastNode = frameNode[top];
         nodeInstructions[lastNode] += count;
 
@@ -315,6 +323,10 @@ public final class TraceAnalysis implements ElementSink {
             System.arraycopy(frameStartInsn, 1, frameStartInsn, 0, depth - 1);
             System.arraycopy(frameStartCycles, 1, frameStartCycles, 0, depth - 1);
             depth--;
+            // the call paths of the frames left start one frame later now
+            for (int i = 0; i < depth; i++) {
+                frameNode[i] = node(i > 0 ? frameNode[i - 1] : 0, frameFunction[i]);
+            }
         }
         growFunctions(fn);
         int d = depth++;

@@ -23,6 +23,9 @@ public final class Characterise {
         for (String name : Corpus.names()) {
             System.out.println(row(name));
         }
+        for (String name : Corpus.userModeNames()) {
+            System.out.println(row(name));
+        }
     }
 
     static String row(String name) {

@@ -28,9 +28,11 @@ import java.util.zip.GZIPInputStream;
  * Loaded fixtures are cached: {@link Execution} and the images are shared, do not modify the images.
  */
 public final class Corpus {
-    /** Fixture names, as generate.sh names its targets. */
+    /** Bare-metal fixtures, as generate.sh names its targets: every exception is in the record. */
     private static final List<String> NAMES = List.of(
             "arm926-arm", "arm926-thumb", "a9-arm", "a9-thumb", "m3", "m0plus");
+    /** Linux user-mode fixtures (qemu-arm, Cortex-A15): the kernel's side of each SVC is not in them. */
+    private static final List<String> USER_MODE_NAMES = List.of("linux-arm", "linux-thumb");
 
     private static final Map<String, Execution> EXECUTIONS = new ConcurrentHashMap<>();
     private static final Map<String, ExecutionFormat.Header> HEADERS = new ConcurrentHashMap<>();
@@ -39,12 +41,22 @@ public final class Corpus {
     private Corpus() {
     }
 
-    /** All fixtures. */
+    /** The bare-metal fixtures: complete executions, exceptions included. */
     public static List<String> names() {
         return NAMES;
     }
 
-    /** Fixtures of one profile (A/R: ARM926 and Cortex-A9 programs; M: Cortex-M3 and M0+). */
+    /**
+     * The Linux user-mode fixtures: static glibc programs under qemu-arm. A system call's
+     * {@code svc} is a step followed directly by the next user instruction, with no exception
+     * events: the kernel did not run in the record. glibc brings code the bare-metal programs lack
+     * (Thumb-2 and A32 library code, {@code addls pc, pc} switch tables, VFP/NEON, exclusives).
+     */
+    public static List<String> userModeNames() {
+        return USER_MODE_NAMES;
+    }
+
+    /** Bare-metal fixtures of one profile (A/R: ARM926 and Cortex-A9; M: Cortex-M3 and M0+). */
     public static List<String> names(Profile profile) {
         return NAMES.stream().filter(n -> profile(n) == profile).toList();
     }
@@ -77,7 +89,7 @@ public final class Corpus {
         return header(name).profile();
     }
 
-    /** The core that ran the fixture: arm926ej-s, cortex-a9, cortex-m3, cortex-m0plus. */
+    /** The core that ran the fixture: arm926ej-s, cortex-a9, cortex-a15, cortex-m3, cortex-m0plus. */
     public static String core(String name) {
         return header(name).core();
     }
@@ -100,7 +112,7 @@ public final class Corpus {
         InputStream in = Corpus.class.getResourceAsStream("/groundtruth/" + file);
         if (in == null) {
             throw new IOException("no test resource groundtruth/" + file
-                    + " (known fixtures: " + String.join(", ", NAMES) + ")");
+                    + " (known fixtures: " + String.join(", ", NAMES) + ", " + String.join(", ", USER_MODE_NAMES) + ")");
         }
         return in;
     }

@@ -2,8 +2,7 @@ package io.armtrace.view;
 
 import io.armtrace.execution.Execution;
 import io.armtrace.execution.ExecutionEvent;
-import io.armtrace.execution.ExecutionFormat;
-import io.armtrace.image.ElfImage;
+import io.armtrace.groundtruth.Corpus;
 import io.armtrace.image.ProgramImage;
 import io.armtrace.isa.Insn;
 import io.armtrace.isa.InstructionClassifier;
@@ -15,22 +14,16 @@ import io.armtrace.trace.Isa;
 import io.armtrace.trace.TraceElement;
 import io.armtrace.trace.TraceOn;
 import io.armtrace.trace.WaypointKind;
-import java.io.ByteArrayInputStream;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.zip.GZIPInputStream;
 
 /**
- * The ground-truth executions (QEMU runs of real programs, test resources under /groundtruth/) and
- * their conversion into the element stream a perfect decoder would produce: instruction ranges that
+ * The ground-truth executions (QEMU runs of real programs, {@link Corpus}) and their conversion into the element stream a perfect decoder would produce: instruction ranges that
  * end at every instruction that can change the flow, at a condition-failed instruction, or where the
  * next instruction is not the next in memory; exceptions and exception returns in between.
  */
 final class GroundTruth {
-    static final List<String> NAMES = List.of("a9-arm", "a9-thumb", "arm926-arm", "arm926-thumb", "m0plus", "m3");
+    static final List<String> NAMES = Corpus.names();
 
     record Case(String name, Profile profile, Execution execution, ProgramImage image) {
     }
@@ -38,27 +31,8 @@ final class GroundTruth {
     private GroundTruth() {
     }
 
-    static byte[] resource(String path) {
-        try (InputStream in = GroundTruth.class.getResourceAsStream(path)) {
-            if (in == null) {
-                throw new IllegalStateException("missing test resource " + path);
-            }
-            return new GZIPInputStream(new ByteArrayInputStream(in.readAllBytes())).readAllBytes();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
     static Case load(String name) {
-        try {
-            ExecutionFormat.Reader r = ExecutionFormat.reader(new ByteArrayInputStream(resource("/groundtruth/" + name + ".exec.gz")));
-            Profile profile = r.header().profile();
-            Execution execution = r.readAll();
-            ProgramImage image = ElfImage.load(resource("/groundtruth/" + name + ".elf.gz"), name + ".elf");
-            return new Case(name, profile, execution, image);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return new Case(name, Corpus.profile(name), Corpus.execution(name), Corpus.image(name));
     }
 
     /** The elements a decoder that lost nothing would give for the execution. */

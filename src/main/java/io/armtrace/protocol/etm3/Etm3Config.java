@@ -15,6 +15,8 @@ public record Etm3Config(long etmcr, long etmidr, long etmccer, int traceId, boo
     public static final long CR_DATA_VALUE = 1L << 2;
     /** ETMCR bit [3]: data address tracing. */
     public static final long CR_DATA_ADDRESS = 1L << 3;
+    /** ETMCR bit [8]: branch output, the address of every taken branch is traced, direct ones too. */
+    public static final long CR_BRANCH_OUTPUT = 1L << 8;
     /** ETMCR bit [12]: cycle-accurate tracing. */
     public static final long CR_CYCLE_ACCURATE = 1L << 12;
     /** ETMCR bits [15:14]: context ID size. */
@@ -124,6 +126,7 @@ public record Etm3Config(long etmcr, long etmidr, long etmccer, int traceId, boo
         out.add("Instruction trace " + (instructionTrace() ? "on" : "off (data-only mode)") + "; data tracing: "
                 + (!dataTrace() ? "off" : (dataAddresses() ? "addresses" : "") + (dataAddresses() && dataValues() ? " and " : "")
                 + (dataValues() ? "values" : "")));
+        out.add("Branch output (ETMCR[8]): " + ((etmcr & CR_BRANCH_OUTPUT) != 0 ? "every taken branch" : "indirect branches only"));
         out.add("Timestamps " + (timestamps() ? "enabled" : "disabled") + "; VMID tracing " + (vmid() ? "enabled" : "disabled"));
         out.add(String.format("ETMCCER=0x%08X: timestamps %s (%d-bit), virtualization extensions %s", etmccer,
                 (etmccer & CCER_TIMESTAMP) != 0 ? "implemented" : "not implemented", timestamp64() ? 64 : 48,

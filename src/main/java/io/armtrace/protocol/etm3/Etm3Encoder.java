@@ -23,10 +23,10 @@ public final class Etm3Encoder {
     public record Options(boolean alternativeBranch, boolean cycleAccurate, int contextIdBytes, long contextId,
                           boolean vmid, int vmidValue, boolean timestamps, boolean timestamp64, int asyncPeriod,
                           int isyncPeriod, boolean deprecatedExceptions, boolean armv7m, boolean exceptionPackets,
-                          int traceId) {
+                          int traceId, boolean branchOutput) {
 
         public static final Options DEFAULT = new Options(false, false, 0, 0, false, 0, false, false, 1024, 1024,
-                false, false, false, 0x10);
+                false, false, false, 0x10, false);
 
         public static final Map<String, String> DESCRIPTIONS;
 
@@ -42,6 +42,7 @@ public final class Etm3Encoder {
             d.put("exceptions", "exception encoding: info (exception information bytes) or byte5 (deprecated)");
             d.put("profile", "AR or M: an ARMv7-M core numbers exceptions as IHI 0014Q Table 7.11 says");
             d.put("exception-packets", "ARMv7-M exception entry/exit packets");
+            d.put("branch-output", "a branch packet for every taken branch, direct ones too (ETMCR[8])");
             d.put("trace-id", "trace ID (ETMTRACEIDR), default 0x10");
             DESCRIPTIONS = java.util.Collections.unmodifiableMap(d);
         }
@@ -50,12 +51,12 @@ public final class Etm3Encoder {
             Options o = DEFAULT;
             for (Map.Entry<String, String> e : options.entrySet()) {
                 String v = e.getValue() == null ? "" : e.getValue().trim().toLowerCase(Locale.ROOT);
-                boolean on = v.isEmpty() || v.equals("true") || v.equals("1") || v.equals("yes");
+                boolean on = v.isEmpty() || v.equals("on") || v.equals("true") || v.equals("1") || v.equals("yes");
                 switch (e.getKey()) {
                     case "alt-branch" -> o = o.withAlternativeBranch(on);
                     case "cycle-accurate" -> o = o.withCycleAccurate(on);
                     case "context-id" -> {
-                        int n = Integer.parseInt(v.isEmpty() ? "4" : v);
+                        int n = v.isEmpty() || v.equals("on") ? 4 : Integer.parseInt(v);
                         if (n != 0 && n != 1 && n != 2 && n != 4) {
                             throw new IllegalArgumentException("--context-id takes 0, 1, 2 or 4 (bytes), not " + v + ".");
                         }
@@ -79,6 +80,7 @@ public final class Etm3Encoder {
                     }
                     case "exception-packets" -> o = o.withArmv7m(o.armv7m(), on);
                     case "trace-id" -> o = o.withTraceId(Integer.decode(v));
+                    case "branch-output" -> o = o.withBranchOutput(on);
                     default -> throw new IllegalArgumentException("ETMv3 has no encoder option --" + e.getKey() + ".");
                 }
             }
@@ -87,47 +89,52 @@ public final class Etm3Encoder {
 
         public Options withAlternativeBranch(boolean on) {
             return new Options(on, cycleAccurate, contextIdBytes, contextId, vmid, vmidValue, timestamps, timestamp64,
-                    asyncPeriod, isyncPeriod, deprecatedExceptions, armv7m, exceptionPackets, traceId);
+                    asyncPeriod, isyncPeriod, deprecatedExceptions, armv7m, exceptionPackets, traceId, branchOutput);
         }
 
         public Options withCycleAccurate(boolean on) {
             return new Options(alternativeBranch, on, contextIdBytes, contextId, vmid, vmidValue, timestamps, timestamp64,
-                    asyncPeriod, isyncPeriod, deprecatedExceptions, armv7m, exceptionPackets, traceId);
+                    asyncPeriod, isyncPeriod, deprecatedExceptions, armv7m, exceptionPackets, traceId, branchOutput);
         }
 
         public Options withContextId(int bytes, long value) {
             return new Options(alternativeBranch, cycleAccurate, bytes, value, vmid, vmidValue, timestamps, timestamp64,
-                    asyncPeriod, isyncPeriod, deprecatedExceptions, armv7m, exceptionPackets, traceId);
+                    asyncPeriod, isyncPeriod, deprecatedExceptions, armv7m, exceptionPackets, traceId, branchOutput);
         }
 
         public Options withVmid(boolean on, int value) {
             return new Options(alternativeBranch, cycleAccurate, contextIdBytes, contextId, on, value, timestamps,
-                    timestamp64, asyncPeriod, isyncPeriod, deprecatedExceptions, armv7m, exceptionPackets, traceId);
+                    timestamp64, asyncPeriod, isyncPeriod, deprecatedExceptions, armv7m, exceptionPackets, traceId, branchOutput);
         }
 
         public Options withTimestamps(boolean on, boolean is64) {
             return new Options(alternativeBranch, cycleAccurate, contextIdBytes, contextId, vmid, vmidValue, on, is64,
-                    asyncPeriod, isyncPeriod, deprecatedExceptions, armv7m, exceptionPackets, traceId);
+                    asyncPeriod, isyncPeriod, deprecatedExceptions, armv7m, exceptionPackets, traceId, branchOutput);
         }
 
         public Options withPeriods(int async, int isync) {
             return new Options(alternativeBranch, cycleAccurate, contextIdBytes, contextId, vmid, vmidValue, timestamps,
-                    timestamp64, async, isync, deprecatedExceptions, armv7m, exceptionPackets, traceId);
+                    timestamp64, async, isync, deprecatedExceptions, armv7m, exceptionPackets, traceId, branchOutput);
         }
 
         public Options withDeprecatedExceptions(boolean on) {
             return new Options(alternativeBranch, cycleAccurate, contextIdBytes, contextId, vmid, vmidValue, timestamps,
-                    timestamp64, asyncPeriod, isyncPeriod, on, armv7m, exceptionPackets, traceId);
+                    timestamp64, asyncPeriod, isyncPeriod, on, armv7m, exceptionPackets, traceId, branchOutput);
         }
 
         public Options withArmv7m(boolean m, boolean packets) {
             return new Options(alternativeBranch, cycleAccurate, contextIdBytes, contextId, vmid, vmidValue, timestamps,
-                    timestamp64, asyncPeriod, isyncPeriod, deprecatedExceptions, m, packets, traceId);
+                    timestamp64, asyncPeriod, isyncPeriod, deprecatedExceptions, m, packets, traceId, branchOutput);
         }
 
         public Options withTraceId(int id) {
             return new Options(alternativeBranch, cycleAccurate, contextIdBytes, contextId, vmid, vmidValue, timestamps,
-                    timestamp64, asyncPeriod, isyncPeriod, deprecatedExceptions, armv7m, exceptionPackets, id);
+                    timestamp64, asyncPeriod, isyncPeriod, deprecatedExceptions, armv7m, exceptionPackets, id, branchOutput);
+        }
+
+        public Options withBranchOutput(boolean on) {
+            return new Options(alternativeBranch, cycleAccurate, contextIdBytes, contextId, vmid, vmidValue, timestamps,
+                    timestamp64, asyncPeriod, isyncPeriod, deprecatedExceptions, armv7m, exceptionPackets, traceId, on);
         }
 
         /** ETMCR, ETMIDR, ETMCCER and ETMTRACEIDR as an ETMv3.5 programmed this way would read. */
@@ -135,6 +142,9 @@ public final class Etm3Encoder {
             long cr = 0x800; // ETMEN-style port enable bit as the TC2 units have it; no effect on the protocol
             if (cycleAccurate) {
                 cr |= Etm3Config.CR_CYCLE_ACCURATE;
+            }
+            if (branchOutput) {
+                cr |= Etm3Config.CR_BRANCH_OUTPUT;
             }
             int cid = switch (contextIdBytes) {
                 case 1 -> 1;
@@ -222,6 +232,7 @@ public final class Etm3Encoder {
                         case DIRECT_BRANCH -> {
                             expect = code.directTarget;
                             expectIsa = code.targetIsa;
+                            mustBranch = o.branchOutput(); // ETMCR[8]: direct branches traced too
                         }
                         case INDIRECT_BRANCH, EXCEPTION_RETURN -> mustBranch = true;
                         default -> {

@@ -39,7 +39,8 @@ class Etm3CorpusRoundTripTest {
                                 .withTimestamps((k & 2) != 0, (k & 4) != 0)
                                 .withDeprecatedExceptions(!m && (k & 1) == 0)
                                 .withArmv7m(m, m && (k & 2) != 0)
-                                .withPeriods((k & 1) != 0 ? 512 : 4096, (k & 2) != 0 ? 256 : 2048);
+                                .withPeriods((k & 1) != 0 ? 512 : 4096, (k & 2) != 0 ? 256 : 2048)
+                                .withBranchOutput((k & 4) != 0);
                         out.add(Arguments.of(name, o));
                     }
                 }

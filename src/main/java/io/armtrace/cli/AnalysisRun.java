@@ -1,0 +1,35 @@
+package io.armtrace.cli;
+
+import io.armtrace.source.InputException;
+import io.armtrace.view.TraceAnalysis;
+import java.util.ArrayList;
+import java.util.List;
+
+/** Decodes every job of the inputs into a {@link TraceAnalysis}, the common first step of the analysis commands. */
+final class AnalysisRun {
+    record Result(InputOptions.Job job, TraceAnalysis analysis) {
+    }
+
+    private AnalysisRun() {
+    }
+
+    static List<Result> run(InputOptions input) throws java.io.IOException {
+        List<Result> out = new ArrayList<>();
+        for (InputOptions.Job job : input.jobs()) {
+            TraceAnalysis a = new TraceAnalysis(job.input().image());
+            job.protocol().decode(job.input(), a);
+            a.end();
+            out.add(new Result(job, a));
+        }
+        return out;
+    }
+
+    /** For outputs that describe one program: exactly one source, or a clear message. */
+    static Result single(List<Result> results, String what) {
+        if (results.size() != 1) {
+            throw new InputException(what + " describes one program, and the input has " + results.size()
+                    + " trace sources; choose one with --source ID.");
+        }
+        return results.get(0);
+    }
+}

@@ -1,0 +1,64 @@
+package io.armtrace.cli;
+
+import io.armtrace.view.Profile;
+import java.io.PrintWriter;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/** {@code armtrace profile}: instructions (and cycles) per function or source line, or folded stacks. */
+@Command(name = "profile", mixinStandardHelpOptions = true,
+        description = {"Counts executed instructions (and cycles, where the trace has them) per function or per source line.",
+                "Examples:",
+                "  armtrace profile --protocol mtb --trace buffer.bin --reg POSITION=0x20000108 --image fw.elf --top 20",
+                "  armtrace profile SNAPSHOT --image prog.elf --by line",
+                "  armtrace profile SNAPSHOT --image prog.elf --folded -o out.folded   (flamegraph.pl out.folded > fg.svg)"})
+final class ProfileCommand implements Callable<Integer> {
+    enum By { function, line }
+
+    @Mixin
+    InputOptions input;
+
+    @Mixin
+    OutputOptions output;
+
+    @Option(names = "--by", paramLabel = "WHAT", description = "Rows of the table: function (default) or line (needs DWARF line information in the ELF image).")
+    By by = By.function;
+
+    @Option(names = "--top", paramLabel = "N", description = "Show the N heaviest rows (default 30; 0 = all).")
+    int top = 30;
+
+    @Option(names = "--folded", description = "Write folded stacks (Brendan Gregg's format for flamegraph.pl and speedscope) instead of a table.")
+    boolean folded;
+
+    @Option(names = "--cycles", description = "With --folded: weigh stacks by cycles instead of instructions (needs cycle-accurate trace).")
+    boolean cycles;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() throws Exception {
+        List<AnalysisRun.Result> results = AnalysisRun.run(input);
+        try (PrintWriter out = output.open(spec.commandLine().getOut())) {
+            for (AnalysisRun.Result r : results) {
+                Profile p = new Profile(r.analysis());
+                if (folded) {
+                    p.writeFolded(out, cycles);
+                    continue;
+                }
+                if (results.size() > 1) {
+                    out.println("# " + r.job().label());
+                }
+                p.writeTable(out, by == By.line ? Profile.By.LINE : Profile.By.FUNCTION, top);
+                if (results.size() > 1) {
+                    out.println();
+                }
+            }
+        }
+        return 0;
+    }
+}

@@ -1,0 +1,193 @@
+package io.armtrace.view;
+
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One self-contained HTML page (inline CSS, no scripts) about a capture: per decoded source a summary
+ * (instructions, gaps, exceptions, errors), the functions that took the most instructions, and the
+ * coverage summary.
+ */
+public final class HtmlReport {
+    private final String title;
+    private final List<String> inputs = new ArrayList<>();
+    private final List<Section> sections = new ArrayList<>();
+
+    private record Section(String label, TraceAnalysis analysis, Coverage coverage) {
+    }
+
+    public HtmlReport(String title) {
+        this.title = title;
+    }
+
+    /** A line about the inputs (files, snapshot), shown at the top. */
+    public HtmlReport input(String description) {
+        inputs.add(description);
+        return this;
+    }
+
+    /** Adds a decoded source; {@code analysis} must have seen the whole stream (and its end). */
+    public HtmlReport section(String label, TraceAnalysis analysis) {
+        sections.add(new Section(label, analysis, new Coverage(analysis)));
+        return this;
+    }
+
+    public void write(PrintWriter out, int topFunctions) {
+        out.println("<!DOCTYPE html>");
+        out.println("<html lang=\"en\"><head><meta charset=\"utf-8\">");
+        out.println("<title>" + esc(title) + "</title>");
+        out.println("<style>");
+        out.println("body{font-family:system-ui,sans-serif;margin:2em;color:#222;max-width:70em}");
+        out.println("h1{font-size:1.5em}h2{font-size:1.25em;border-bottom:1px solid #ccc;margin-top:2em}h3{font-size:1.05em}");
+        out.println("table{border-collapse:collapse;margin:.5em 0}td,th{padding:.2em .6em;text-align:left;border-bottom:1px solid #eee}");
+        out.println("td.n,th.n{text-align:right;font-variant-numeric:tabular-nums}code{font-size:.95em}");
+        out.println(".bar{background:#4a7bb7;height:.8em;display:inline-block}.warn{color:#a40}.ok{color:#272}");
+        out.println("</style></head><body>");
+        out.println("<h1>" + esc(title) + "</h1>");
+        for (String i : inputs) {
+            out.println("<p><code>" + esc(i) + "</code></p>");
+        }
+        for (Section s : sections) {
+            section(out, s, topFunctions);
+        }
+        out.println("<p style=\"color:#888;font-size:.85em\">Written by armtrace.</p>");
+        out.println("</body></html>");
+        out.flush();
+    }
+
+    private void section(PrintWriter out, Section s, int top) {
+        TraceAnalysis a = s.analysis();
+        out.println("<h2>" + esc(s.label()) + "</h2>");
+        out.println("<h3>Capture</h3><table>");
+        row(out, "trace sources", a.sources.isEmpty() ? "none" : a.sources.stream()
+                .map(id -> String.format("0x%02x", id)).reduce((x, y) -> x + ", " + y).orElse(""));
+        row(out, "elements", a.elements);
+        row(out, "instructions", a.instructions);
+        row(out, "instruction ranges", a.rangeElements);
+        if (a.cycles > 0) {
+            row(out, "cycles", a.cycles);
+        }
+        row(out, "calls (branches with link)", a.callCount);
+        long exceptions = a.exceptionsByName.values().stream().mapToLong(Long::longValue).sum();
+        row(out, "exceptions", exceptions);
+        row(out, "exception returns", a.exceptionReturns);
+        row(out, "trace (re)starts", a.traceOns);
+        rowWarn(out, "gaps (trace lost)", a.gaps);
+        rowWarn(out, "code not in the image", a.noImage);
+        rowWarn(out, "decode errors", a.errors);
+        out.println("</table>");
+        if (!a.exceptionsByName.isEmpty()) {
+            out.println("<table><tr><th>exception</th><th class=\"n\">taken</th></tr>");
+            for (Map.Entry<String, Long> e : a.exceptionsByName.entrySet()) {
+                out.println("<tr><td>" + esc(e.getKey()) + "</td><td class=\"n\">" + e.getValue() + "</td></tr>");
+            }
+            out.println("</table>");
+        }
+        messages(out, "Gaps", a.gapMessages, a.gaps);
+        messages(out, "Decode errors", a.errorMessages, a.errors);
+
+        Profile p = new Profile(a);
+        List<Profile.Entry> fns = p.byFunction();
+        out.println("<h3>Top functions</h3>");
+        if (fns.isEmpty()) {
+            out.println("<p>No instructions were decoded.</p>");
+        } else {
+            boolean cycles = a.cycles > 0;
+            out.println("<table><tr><th class=\"n\">instructions</th><th class=\"n\">%</th>"
+                    + (cycles ? "<th class=\"n\">cycles</th>" : "") + "<th class=\"n\">calls in</th><th></th><th>function</th></tr>");
+            double max = fns.get(0).instructions();
+            for (int i = 0; i < fns.size() && i < top; i++) {
+                Profile.Entry e = fns.get(i);
+                int fn = indexOf(a.functions(), e.name());
+                out.printf("<tr><td class=\"n\">%d</td><td class=\"n\">%.2f</td>%s<td class=\"n\">%d</td>"
+                                + "<td><span class=\"bar\" style=\"width:%.1fem\"></span></td><td><code>%s</code></td></tr>%n",
+                        e.instructions(), Profile.pct(e.instructions(), a.instructions),
+                        cycles ? String.format("<td class=\"n\">%.0f</td>", e.cycles()) : "",
+                        fn < 0 ? 0 : a.callsInto(fn), 12 * e.instructions() / max, esc(e.name()));
+            }
+            out.println("</table>");
+        }
+
+        Coverage.Result r = s.coverage().result();
+        out.println("<h3>Coverage</h3>");
+        long fnTotal = r.functions().size();
+        long insnTotal = r.functions().stream().mapToLong(Coverage.FunctionCoverage::instructions).sum();
+        long insnHit = r.functions().stream().mapToLong(Coverage.FunctionCoverage::instructionsHit).sum();
+        out.println("<table>");
+        if (fnTotal > 0) {
+            out.printf("<tr><td>functions hit</td><td class=\"n\">%d of %d</td><td class=\"n\">%.1f%%</td></tr>%n",
+                    r.functionsHit(), fnTotal, Profile.pct(r.functionsHit(), fnTotal));
+            out.printf("<tr><td>instructions executed</td><td class=\"n\">%d of %d</td><td class=\"n\">%.1f%%</td></tr>%n",
+                    insnHit, insnTotal, Profile.pct(insnHit, insnTotal));
+        } else {
+            out.printf("<tr><td>distinct instructions executed</td><td class=\"n\">%d</td><td>(no function symbols: totals unknown)</td></tr>%n",
+                    r.instructionsHit());
+        }
+        if (r.linesTotal() > 0) {
+            out.printf("<tr><td>source lines hit</td><td class=\"n\">%d of %d</td><td class=\"n\">%.1f%%</td></tr>%n",
+                    r.linesHit(), r.linesTotal(), Profile.pct(r.linesHit(), r.linesTotal()));
+        }
+        out.printf("<tr><td>conditional instructions seen passing and failing</td><td class=\"n\">%d of %d</td><td class=\"n\">%.1f%%</td></tr>%n",
+                r.bothWays(), r.conditionals(), Profile.pct(r.bothWays(), r.conditionals()));
+        out.println("</table>");
+        if (fnTotal > 0) {
+            out.println("<table><tr><th class=\"n\">instructions</th><th class=\"n\">%</th><th class=\"n\">lines</th>"
+                    + "<th class=\"n\">conditions both ways</th><th>function</th></tr>");
+            for (Coverage.FunctionCoverage f : r.functions()) {
+                out.printf("<tr><td class=\"n\">%d / %d</td><td class=\"n %s\">%.1f</td><td class=\"n\">%d / %d</td>"
+                                + "<td class=\"n\">%d / %d</td><td><code>%s</code></td></tr>%n",
+                        f.instructionsHit(), f.instructions(), f.hit() ? "ok" : "warn", Profile.pct(f.instructionsHit(), f.instructions()),
+                        f.linesHit(), f.linesTotal(), f.bothWays(), f.conditionals(), esc(f.name()));
+            }
+            out.println("</table>");
+        }
+    }
+
+    private static int indexOf(FunctionMap f, String name) {
+        for (int i = 0; i < f.count(); i++) {
+            if (f.name(i).equals(name)) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    private static void messages(PrintWriter out, String what, List<String> list, long total) {
+        if (list.isEmpty()) {
+            return;
+        }
+        out.println("<h3>" + what + "</h3><ul>");
+        for (String m : list) {
+            out.println("<li><code>" + esc(m) + "</code></li>");
+        }
+        if (total > list.size()) {
+            out.println("<li>... and " + (total - list.size()) + " more</li>");
+        }
+        out.println("</ul>");
+    }
+
+    private static void row(PrintWriter out, String k, Object v) {
+        out.println("<tr><td>" + esc(k) + "</td><td class=\"n\">" + esc(String.valueOf(v)) + "</td></tr>");
+    }
+
+    private static void rowWarn(PrintWriter out, String k, long v) {
+        out.println("<tr><td>" + esc(k) + "</td><td class=\"n " + (v > 0 ? "warn" : "ok") + "\">" + v + "</td></tr>");
+    }
+
+    static String esc(String s) {
+        StringBuilder b = new StringBuilder(s.length() + 16);
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            switch (c) {
+                case '<' -> b.append("&lt;");
+                case '>' -> b.append("&gt;");
+                case '&' -> b.append("&amp;");
+                case '"' -> b.append("&quot;");
+                default -> b.append(c);
+            }
+        }
+        return b.toString();
+    }
+}

@@ -1,0 +1,67 @@
+#!/usr/bin/env python3
+"""Matches OpenCSD's instruction ranges against a per-instruction JSONL listing and an execution record.
+
+usage: compare_ranges.py OPENCSD_OUTPUT ARMTRACE_JSONL EXECUTION
+
+1. The JSONL instructions must be the execution's steps (address and executed flag), in order.
+2. Walking OpenCSD's OCSD_GEN_TRC_ELEM_INSTR_RANGE elements in order, each range [start, end) with
+   num_i(n) must consume exactly the next n listed instructions, all inside [start, end), and its E/N
+   must be the last one's executed flag; together the ranges must cover the whole listing.
+"""
+import json
+import re
+import sys
+
+RANGE = re.compile(r"OCSD_GEN_TRC_ELEM_INSTR_RANGE\(exec range=0x([0-9a-fA-F]+):\[0x([0-9a-fA-F]+)\] num_i\((\d+)\).*?\) ([EN])\b")
+
+
+def execution_steps(path):
+    steps = []
+    with open(path) as f:
+        for line in f:
+            t = line.split()
+            # instruction lines of the execution record: "I <address hex> <isa> <size> <E|N>"
+            if len(t) == 5 and t[0] == "I":
+                steps.append((int(t[1], 16), t[4] == "E"))
+    return steps
+
+
+def main():
+    ocsd, jsonl, execution = sys.argv[1:4]
+    listed = []
+    with open(jsonl) as f:
+        for line in f:
+            if not line.strip():
+                continue
+            o = json.loads(line)
+            if o.get("type") == "insn":
+                listed.append((int(o["addr"], 16), bool(o["executed"])))
+    steps = execution_steps(execution)
+    if steps and steps != listed:
+        n = next((i for i, (a, b) in enumerate(zip(steps, listed)) if a != b), min(len(steps), len(listed)))
+        print(f"  armtrace listing differs from the execution at instruction {n} ({len(listed)} vs {len(steps)})")
+        return 1
+    k = 0
+    ranges = 0
+    with open(ocsd, errors="replace") as f:
+        for line in f:
+            m = RANGE.search(line)
+            if not m:
+                continue
+            ranges += 1
+            start, end, n, en = int(m.group(1), 16), int(m.group(2), 16), int(m.group(3)), m.group(4)
+            part = listed[k:k + n]
+            if len(part) != n or any(not (start <= a < end) for a, _ in part) or part[-1][1] != (en == "E"):
+                print(f"  OpenCSD range {ranges} 0x{start:x}-0x{end:x} n={n} {en} does not match instructions {k}..{k + n - 1}: "
+                      + ", ".join(f"0x{a:x}{'' if e else '(N)'}" for a, e in listed[k:k + n + 1]))
+                return 1
+            k += n
+    if k != len(listed):
+        print(f"  OpenCSD gave {k} instructions in {ranges} ranges, armtrace {len(listed)}")
+        return 1
+    print(f"  {k} instructions in {ranges} OpenCSD ranges match")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
