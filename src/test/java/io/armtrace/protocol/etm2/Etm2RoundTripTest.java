@@ -76,6 +76,23 @@ class Etm2RoundTripTest {
         }
     }
 
+    @ParameterizedTest
+    @CsvSource({"4", "8", "16"})
+    void branchPhantomsOfFoldedBranches(int width) {
+        SyntheticProgram p = new SyntheticProgram(70 + width, 4000);
+        Etm2Config cfg = Etm2Config.DEFAULT.withPortWidth(width);
+        byte[] capture = Etm2Encoder.encode(p.execution, p.image,
+                Etm2Encoder.Options.of(cfg).withBranchFolding(true));
+        int phantoms = 0;
+        for (int k = Etm2Capture.HEADER; k < capture.length; k += Etm2Capture.RECORD) {
+            if ((capture[k] & 8) != 0) {
+                phantoms++;
+            }
+        }
+        assertThat(phantoms).isGreaterThan(50);
+        assertThat(decode(capture, cfg, p)).isEqualTo(SyntheticProgram.steps(p.execution));
+    }
+
     /** Decoding from an arbitrary cycle is exact from the next sync point on: a suffix of the execution. */
     @ParameterizedTest
     @CsvSource({"1,4", "1,8", "1,16", "2,4", "2,8", "2,16"})
