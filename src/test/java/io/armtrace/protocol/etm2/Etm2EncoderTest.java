@@ -33,7 +33,8 @@ class Etm2EncoderTest {
         boolean[] sy = (boolean[]) c[2];
         List<String> out = new ArrayList<>();
         for (int k = 0; k < ps.length; k++) {
-            out.add(Etm2PacketReader.mnemonic(cfg.version(), ps[k]) + String.format(" %02x", pk[k]) + (sy[k] ? " S" : ""));
+            String hex = String.format(cfg.portWidth() == 16 && pk[k] != 0 ? " %04x" : " %02x", pk[k]);
+            out.add(Etm2PacketReader.mnemonic(cfg.version(), ps[k]) + hex + (sy[k] ? " S" : ""));
         }
         return out;
     }
@@ -63,6 +64,7 @@ class Etm2EncoderTest {
         // the TFO value is split: TRACEPKT[3:1] = value[2:0] with bit 0 set, then value[6:3]
         assertThat(w4.subList(0, 4)).containsExactly("TD 01", "IE 00", "IE 00", "WT 02");
         List<String> w16 = cycles(Etm2Config.DEFAULT.withPortWidth(16));
-        assertThat(w16.subList(0, 4)).containsExactly("TD 01", "IE 20", "IE 1000", "WT 00");
+        // two bytes a cycle, the first on TRACEPKT[7:0]: 0x20 0x00, then 0x10 0x00, then 0x00
+        assertThat(w16.subList(0, 4)).containsExactly("TD 0001", "IE 0020", "IE 0010", "WT 00");
     }
 }
