@@ -351,26 +351,34 @@ final class Etm2Capture {
         if (c >= '0' && c <= '9') {
             return true;
         }
-        return parsePipestatMnemonic(l, s, e) >= 0;
+        return parsePipestatMnemonic(l, s, e, 1) >= 0 || parsePipestatMnemonic(l, s, e, 2) >= 0;
     }
 
     private static long parsePipestat(CharSequence l, int s, int e, Etm2Config cfg) {
-        int m = parsePipestatMnemonic(l, s, e);
+        int m = parsePipestatMnemonic(l, s, e, cfg.version());
         if (m >= 0) {
             return m;
         }
         return parseValue(l, s, e);
     }
 
-    private static int parsePipestatMnemonic(CharSequence l, int s, int e) {
-        if (e - s != 2) {
+    /** The PIPESTAT value of a mnemonic of protocol {@code version} (Table 5.1; ETMv2 6.1), or -1. */
+    private static int parsePipestatMnemonic(CharSequence l, int s, int e, int version) {
+        int n = e - s;
+        if (n != 2 && n != 4) {
             return -1;
         }
-        char a = Character.toUpperCase(l.charAt(s));
-        char b = Character.toUpperCase(l.charAt(s + 1));
-        for (int code = 0; code < 16; code++) {
-            String mn = Etm2PacketReader.MNEMONICS[code];
-            if (mn.length() == 2 && mn.charAt(0) == a && mn.charAt(1) == b) {
+        int codes = version == 1 ? 8 : 16;
+        for (int code = 0; code < codes; code++) {
+            String mn = Etm2PacketReader.mnemonic(version, code);
+            if (mn.length() != n) {
+                continue;
+            }
+            boolean same = true;
+            for (int k = 0; k < n && same; k++) {
+                same = Character.toUpperCase(l.charAt(s + k)) == mn.charAt(k);
+            }
+            if (same) {
                 return code;
             }
         }

@@ -31,16 +31,19 @@ class Etm2CaptureTest {
 
     @Test
     void logicAnalyzerCsvWithNamedColumnsMnemonicsAndBitPatterns() throws Exception {
-        String csv = "Time [s],TRACEPKT[7:0],PIPESTAT[3:0],TRACESYNC\n"
+        String csv = "Time [s],TRACEPKT[7:0],PIPESTAT[2:0],TRACESYNC\n"
                 + "0.000000000,0x81,BE,1\n"
                 + "0.000000010,0b10000000,b0011,0\n"
                 + "# a comment\n"
-                + "0.000000020,16,DW,0\n"
+                + "0.000000020,16,TD,0\n"
                 + "0.000000030,zz,IE,0\n";
         Etm2Capture.Format[] f = new Etm2Capture.Format[1];
-        List<String> c = read(csv.getBytes(StandardCharsets.US_ASCII), Etm2Config.DEFAULT, f);
+        List<String> c = read(csv.getBytes(StandardCharsets.US_ASCII), Etm2Config.DEFAULT.withVersion(1), f);
         assertThat(f[0]).isEqualTo(Etm2Capture.Format.CSV);
-        assertThat(c).containsExactly("4/81/S", "3/80", "11/10", "lost@6"); // line 6 is unreadable
+        assertThat(c).containsExactly("4/81/S", "3/80", "7/10", "lost@6"); // line 6 is unreadable
+        // ETMv2 mnemonics (6.1): DW b0101, PTDE b1001
+        String v2 = "pipestat;tracepkt\nDW;0x81\nPTDE;0\n";
+        assertThat(read(v2.getBytes(StandardCharsets.US_ASCII), Etm2Config.DEFAULT, f)).containsExactly("5/81", "9/0");
     }
 
     @Test

@@ -1,11 +1,11 @@
 package io.armtrace.protocol.etm2;
 
-import static io.armtrace.protocol.etm2.Etm2PacketReader.BE;
-import static io.armtrace.protocol.etm2.Etm2PacketReader.DW;
-import static io.armtrace.protocol.etm2.Etm2PacketReader.IE;
-import static io.armtrace.protocol.etm2.Etm2PacketReader.IN;
-import static io.armtrace.protocol.etm2.Etm2PacketReader.TD;
-import static io.armtrace.protocol.etm2.Etm2PacketReader.WT;
+import static io.armtrace.protocol.etm2.Etm2PacketReader.V2_DE;
+import static io.armtrace.protocol.etm2.Etm2PacketReader.V2_DW;
+import static io.armtrace.protocol.etm2.Etm2PacketReader.V2_IE;
+import static io.armtrace.protocol.etm2.Etm2PacketReader.V2_IN;
+import static io.armtrace.protocol.etm2.Etm2PacketReader.V2_TD;
+import static io.armtrace.protocol.etm2.Etm2PacketReader.V2_WT;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.armtrace.image.MemoryImage;
@@ -51,7 +51,7 @@ class Etm2FlowTest {
     }
 
     // TFO, reason b01, address 0x00001000 ARM
-    static final int[][] START = {{TD, 0x01}, {WT, 0x20}, {WT, 0x00}, {WT, 0x10}, {WT, 0x00}, {WT, 0x00}};
+    static final int[][] START = {{V2_TD, 0x01}, {V2_WT, 0x20}, {V2_WT, 0x00}, {V2_WT, 0x10}, {V2_WT, 0x00}, {V2_WT, 0x00}};
 
     static int[][] cat(int[][] a, int[][] b) {
         int[][] r = new int[a.length + b.length][];
@@ -67,7 +67,7 @@ class Etm2FlowTest {
         byte[] a = new byte[2];
         Etm2Address.writeV2(Etm2Address.pack(0x2000, Isa.A32), 2, false, a, 0);
         ElementCollector c = run(cat(START, new int[][] {
-            {IE, 0}, {IE, 0}, {DW, 0}, {WT, a[0] & 0xFF}, {WT, a[1] & 0xFF}, {IE, 0}, {IE, 0}}));
+            {V2_IE, 0}, {V2_IE, 0}, {V2_DW, 0}, {V2_WT, a[0] & 0xFF}, {V2_WT, a[1] & 0xFF}, {V2_IE, 0}, {V2_IE, 0}}));
         assertThat(c.ofType(InstructionRange.class)).containsExactly(
                 new InstructionRange(7, 0x1000, 0x1008, 2, Isa.A32, 0x1004, WaypointKind.INDIRECT_BRANCH, true),
                 new InstructionRange(7, 0x2000, 0x2008, 2, Isa.A32, 0x2004, WaypointKind.NONE, true));
@@ -79,7 +79,7 @@ class Etm2FlowTest {
         byte[] a = new byte[1];
         Etm2Address.writeV2(Etm2Address.pack(0x1008, Isa.A32), 1, false, a, 0);
         ElementCollector c = run(cat(START, new int[][] {
-            {IE, 0}, {BE, 0}, {WT, a[0] & 0xFF}, {TD, 0}, {IN, 0}, {IE, 0}, {TD, 0}, {TD, 0}, {IE, 0}}));
+            {V2_IE, 0}, {V2_DE, 0}, {V2_WT, a[0] & 0xFF}, {V2_TD, 0}, {V2_IN, 0}, {V2_IE, 0}, {V2_TD, 0}, {V2_TD, 0}, {V2_IE, 0}}));
         assertThat(c.ofType(InstructionRange.class)).containsExactly(
                 new InstructionRange(7, 0x1000, 0x1008, 2, Isa.A32, 0x1004, WaypointKind.INDIRECT_BRANCH, true),
                 new InstructionRange(7, 0x1008, 0x100C, 1, Isa.A32, 0x1008, WaypointKind.DIRECT_BRANCH, false),
@@ -94,8 +94,8 @@ class Etm2FlowTest {
         byte[] a = new byte[5];
         Etm2Address.writeV2(Etm2Address.pack(0x18, Isa.A32), 5, true, a, 0);
         ElementCollector c = run(cat(START, new int[][] {
-            {IE, 0}, {BE, 0}, {WT, a[0] & 0xFF}, {WT, a[1] & 0xFF}, {WT, a[2] & 0xFF}, {WT, a[3] & 0xFF},
-            {WT, a[4] & 0xFF}, {IE, 0}}));
+            {V2_IE, 0}, {V2_DE, 0}, {V2_WT, a[0] & 0xFF}, {V2_WT, a[1] & 0xFF}, {V2_WT, a[2] & 0xFF}, {V2_WT, a[3] & 0xFF},
+            {V2_WT, a[4] & 0xFF}, {V2_IE, 0}}));
         assertThat(c.ofType(InstructionRange.class)).containsExactly(
                 new InstructionRange(7, 0x1000, 0x1004, 1, Isa.A32, 0x1000, WaypointKind.NONE, true));
         assertThat(c.ofType(ExceptionEntry.class)).containsExactly(new ExceptionEntry(7, 6, "IRQ", 0x1004, true));
