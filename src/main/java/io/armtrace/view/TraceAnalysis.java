@@ -69,6 +69,8 @@ public final class TraceAnalysis implements ElementSink {
     Isa[] rangeIsa = new Isa[256];
     /** Function the range ran in when no symbol covers it (the tracked frame's). */
     int[] rangeFunction = new int[256];
+    /** Function of the symbol at the range's start, or -1. */
+    int[] rangeSymbol = new int[256];
     long[] rangeTimes = new long[256];
     long[] rangeLastFailed = new long[256];
     long[] rangeCycles = new long[256];
@@ -210,7 +212,8 @@ public final class TraceAnalysis implements ElementSink {
 
     private void range(InstructionRange r) {
         long start = r.start();
-        int sym = functions.at(start);
+        int slot = slot(r);
+        int sym = rangeSymbol[slot];
         if (pendingCall) {
             pendingCall = false;
             int callee = sym >= 0 ? sym : functions.entry(start);
@@ -256,7 +259,9 @@ public final class TraceAnalysis implements ElementSink {
             frameNode[top] = node(parent, fn);
         }
 
-        int slot = slot(r, fn);
+        if (rangeFunction[slot] < 0) {
+            rangeFunction[slot] = fn;
+        }
         rangeTimes[slot]++;
         if (!r.lastExecuted()) {
             rangeLastFailed[slot]++;
@@ -412,7 +417,7 @@ public final class TraceAnalysis implements ElementSink {
         return n;
     }
 
-    private int slot(InstructionRange r, int fn) {
+    private int slot(InstructionRange r) {
         // start and end are 32-bit addresses; a key shared by another range (another ISA) probes on
         long key = r.start() << 32 ^ r.end();
         int s;
@@ -430,6 +435,7 @@ public final class TraceAnalysis implements ElementSink {
             rangeCount = Arrays.copyOf(rangeCount, n);
             rangeIsa = Arrays.copyOf(rangeIsa, n);
             rangeFunction = Arrays.copyOf(rangeFunction, n);
+            rangeSymbol = Arrays.copyOf(rangeSymbol, n);
             rangeTimes = Arrays.copyOf(rangeTimes, n);
             rangeLastFailed = Arrays.copyOf(rangeLastFailed, n);
             rangeCycles = Arrays.copyOf(rangeCycles, n);
@@ -438,7 +444,8 @@ public final class TraceAnalysis implements ElementSink {
         rangeEnd[s] = r.end();
         rangeCount[s] = r.count();
         rangeIsa[s] = r.isa();
-        rangeFunction[s] = fn;
+        rangeFunction[s] = -1;
+        rangeSymbol[s] = functions.at(r.start());
         rangeSlots.put(key, s);
         return s;
     }
