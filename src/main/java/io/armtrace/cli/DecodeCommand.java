@@ -36,6 +36,10 @@ final class DecodeCommand implements Callable<Integer> {
     @Option(names = "--ranges", description = "JSONL format: one object per instruction range instead of one per instruction.")
     boolean ranges;
 
+    @Option(names = "--last", paramLabel = "N",
+            description = "Show only the last N instructions (and the elements among them): what ran before a crash or halt.")
+    long last;
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -53,6 +57,9 @@ final class DecodeCommand implements Callable<Integer> {
                         out.println("# " + job.label() + ": " + job.protocol().title());
                     }
                     sink = new TextWriter(out, job.input().image(), perInstruction, several);
+                }
+                if (last > 0) {
+                    sink = new io.armtrace.view.LastInstructions(sink, last, job.input().image().memory());
                 }
                 if (Progress.wanted(output.output != null)) {
                     long size = sizeOf(job.input().data());

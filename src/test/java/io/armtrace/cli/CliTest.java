@@ -99,4 +99,29 @@ class CliTest {
             assertThat(r.out()).as(cmd).contains("Usage: armtrace " + cmd);
         }
     }
+
+    @Test
+    void mtbExampleShowsFunctionNamesTailChainingAndTheLastInstructions() {
+        Result r = run("decode", "examples/mtb-m0plus", "--last", "20");
+        assertThat(r.exit()).isZero();
+        // the snapshot's ELF dump supplies the symbols; the halted core's PC completes the newest run
+        assertThat(r.out()).contains("<SysTick_Handler>").contains("exception return, tail-chained into 14 (PendSV)")
+                .contains("<PendSV_Handler>");
+        long insns = r.out().lines().filter(l -> l.startsWith("range"))
+                .mapToLong(l -> Long.parseLong(l.replaceAll("^range \\S+\\s+(\\d+) insn.*$", "$1"))).sum();
+        assertThat(insns).isEqualTo(20);
+        Result all = run("decode", "examples/mtb-m0plus", "--format", "jsonl");
+        Result last = run("decode", "examples/mtb-m0plus", "--format", "jsonl", "--last", "7");
+        java.util.List<String> allInsns = all.out().lines().filter(l -> l.contains("\"insn\"")).toList();
+        java.util.List<String> lastInsns = last.out().lines().filter(l -> l.contains("\"insn\"")).toList();
+        assertThat(lastInsns).isEqualTo(allInsns.subList(allInsns.size() - 7, allInsns.size()));
+    }
+
+    @Test
+    void infoExplainsRawRegisterValues() {
+        Result r = run("info", "--protocol", "mtb", "--reg", "POSITION=0x200039d4", "--reg", "MASTER=0x80000008");
+        assertThat(r.exit()).isZero();
+        assertThat(r.out()).contains("4096 bytes").contains("WRAP=1");
+        assertThat(run("info").exit()).isEqualTo(2);
+    }
 }
