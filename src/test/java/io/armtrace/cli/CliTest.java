@@ -124,4 +124,15 @@ class CliTest {
         assertThat(r.out()).contains("4096 bytes").contains("WRAP=1");
         assertThat(run("info").exit()).isEqualTo(2);
     }
+
+    @Test
+    void parallelDecodeOfSeveralSourcesGivesTheSequentialOutput() {
+        for (String format : new String[] {"text", "jsonl"}) {
+            Result one = run("decode", SharedData.tc2().toString(), "--format", format, "--jobs", "1");
+            Result many = run("decode", SharedData.tc2().toString(), "--format", format, "--jobs", "4");
+            assertThat(one.exit()).isZero();
+            assertThat(many.out()).isEqualTo(one.out());
+            assertThat(one.out()).contains("0xc0");
+        }
+    }
 }
