@@ -73,15 +73,25 @@ public final class Profile implements ElementSink {
         Map<String, String> function = new HashMap<>();
         analysis.forEachInstruction((address, isa, size, fn, passed, failed, c) -> {
             LineTable.Location l = lines.lookup(address);
-            String key = l == null ? "[no line] " + fns.name(fn) : l.fileName() + ":" + l.line();
+            // code without line information is grouped per function, shown as "??"
+            String key = l == null ? "??\u0000" + fns.name(fn) : l.file() + "\u0000" + l.line();
             counts.computeIfAbsent(key, k -> new long[1])[0] += passed + failed;
             cycles.computeIfAbsent(key, k -> new double[1])[0] += c;
             function.putIfAbsent(key, fns.name(fn));
         });
         List<Entry> out = new ArrayList<>();
-        counts.forEach((k, v) -> out.add(new Entry(k, function.get(k), v[0], cycles.get(k)[0])));
+        counts.forEach((k, v) -> out.add(new Entry(lineName(k), function.get(k), v[0], cycles.get(k)[0])));
         out.sort(ORDER);
         return out;
+    }
+
+    /** "file.c:12" (the file's last path component) from a "path\0line" key; "??" without a line. */
+    private static String lineName(String key) {
+        if (key.startsWith("??\u0000")) {
+            return "??";
+        }
+        int z = key.indexOf('\u0000');
+        return new LineTable.Location(key.substring(0, z), 0).fileName() + ":" + key.substring(z + 1);
     }
 
     private static final Comparator<Entry> ORDER = Comparator.comparingLong(Entry::instructions).reversed()
@@ -119,6 +129,11 @@ public final class Profile implements ElementSink {
      * the instructions executed with exactly that path on the stack (cycles with {@code cycles}).
      */
     public void writeFolded(PrintWriter out, boolean cycles) {
+        writeFolded(out, cycles, null);
+    }
+
+    /** Folded stacks under an outermost frame named {@code root} (e.g. the trace source), if not null. */
+    public void writeFolded(PrintWriter out, boolean cycles, String root) {
         FunctionMap fns = analysis.functions();
         StringBuilder sb = new StringBuilder();
         List<String> path = new ArrayList<>();
@@ -132,6 +147,9 @@ public final class Profile implements ElementSink {
                 path.add(frameName(fns.name(analysis.nodeFunction[m])));
             }
             sb.setLength(0);
+            if (root != null) {
+                sb.append(frameName(root)).append(';');
+            }
             for (int i = path.size() - 1; i >= 0; i--) {
                 sb.append(path.get(i));
                 if (i > 0) {

@@ -29,6 +29,10 @@ import java.util.TreeSet;
  * stack tracked through calls, returns and exceptions, call edges with inclusive costs, the tree of
  * call paths for folded stacks, and a summary of the capture (gaps, exceptions, errors).
  *
+ * <p>Cycles: a {@link CycleCount} covers the time up to the element before it; its cycles go to the
+ * instruction range just before it (the decoders put one after each range in cycle-accurate trace),
+ * and are not given to any code when tracing had just been off.
+ *
  * <p>Memory grows with the program (distinct ranges, functions, call edges, call paths), not with the
  * trace: counters are keyed by code, and the tracked stack is bounded by {@link #MAX_DEPTH}.
  *
@@ -37,7 +41,8 @@ import java.util.TreeSet;
  * the call. A range that starts at the return address of a frame on the stack is a return to that
  * frame (a plain return, or a longjmp past several frames). An exception pushes a frame returning to
  * its preferred return address; an exception return pops to it. A gap or overflow empties the stack,
- * since what happened in between is unknown. A branch without link to another function (a tail call)
+ * since what happened in between is unknown; when tracing restarts after being off, the trace goes on
+ * in the innermost frame of the function it picks up in, or with a fresh stack. A branch without link to another function (a tail call)
  * changes the function of the top frame.
  */
 public final class TraceAnalysis implements ElementSink {
@@ -64,6 +69,8 @@ public final class TraceAnalysis implements ElementSink {
     Isa[] rangeIsa = new Isa[256];
     /** Function the range ran in when no symbol covers it (the tracked frame's). */
     int[] rangeFunction = new int[256];
+    /** Function of the symbol at the range's start, or -1. */
+    int[] rangeSymbol = new int[256];
     long[] rangeTimes = new long[256];
     long[] rangeLastFailed = new long[256];
     long[] rangeCycles = new long[256];
@@ -106,6 +113,8 @@ public final class TraceAnalysis implements ElementSink {
     private int depth;
 
     private boolean pendingCall;
+    /** Tracing restarted: the stack may hold frames that returned while it was off. */
+    private boolean resync;
     private long pendingCallReturn;
     private long pendingCallSite;
     private boolean pendingException;
@@ -179,6 +188,9 @@ public final class TraceAnalysis implements ElementSink {
             traceOns++;
             if (t.reason() == TraceOn.Reason.OVERFLOW) {
                 lostTrack();
+            } else if (t.reason() != TraceOn.Reason.PERIODIC) {
+                lastSlot = -1; // cycles counted up to here passed while tracing was off: no code's
+                resync = depth > 0;
             }
         } else if (e instanceof NoImage) {
             noImage++;
@@ -200,7 +212,8 @@ public final class TraceAnalysis implements ElementSink {
 
     private void range(InstructionRange r) {
         long start = r.start();
-        int sym = functions.at(start);
+        int slot = slot(r);
+        int sym = rangeSymbol[slot];
         if (pendingCall) {
             pendingCall = false;
             int callee = sym >= 0 ? sym : functions.entry(start);
@@ -209,6 +222,20 @@ public final class TraceAnalysis implements ElementSink {
             pendingException = false;
             int handler = sym >= 0 ? sym : functions.entry(start);
             push(FRAME_EXCEPTION, handler, pendingExceptionReturn, -1);
+        } else if (resync) {
+            // Tracing was off: returns may have gone by unseen. Continue in the innermost frame of the
+            // function the trace picks up in; if none (or no symbols say), start a fresh stack.
+            int keep = -1;
+            if (sym >= 0) {
+                for (int i = depth - 1; i >= 0; i--) {
+                    if (frameFunction[i] == sym) {
+                        keep = i;
+                        break;
+                    }
+                }
+            }
+            popTo(keep + 1);
+            pendingException = false;
         } else {
             // a return: the range starts where a frame on the stack returns to
             int lowest = Math.max(0, depth - RETURN_SEARCH);
@@ -219,6 +246,7 @@ public final class TraceAnalysis implements ElementSink {
                 }
             }
         }
+        resync = false;
         if (depth == 0) {
             push(FRAME_ROOT, sym >= 0 ? sym : functions.entry(start), -1, -1);
         }
@@ -231,7 +259,9 @@ public final class TraceAnalysis implements ElementSink {
             frameNode[top] = node(parent, fn);
         }
 
-        int slot = slot(r, fn);
+        if (rangeFunction[slot] < 0) {
+            rangeFunction[slot] = fn;
+        }
         rangeTimes[slot]++;
         if (!r.lastExecuted()) {
             rangeLastFailed[slot]++;
@@ -387,7 +417,7 @@ public final class TraceAnalysis implements ElementSink {
         return n;
     }
 
-    private int slot(InstructionRange r, int fn) {
+    private int slot(InstructionRange r) {
         // start and end are 32-bit addresses; a key shared by another range (another ISA) probes on
         long key = r.start() << 32 ^ r.end();
         int s;
@@ -405,6 +435,7 @@ public final class TraceAnalysis implements ElementSink {
             rangeCount = Arrays.copyOf(rangeCount, n);
             rangeIsa = Arrays.copyOf(rangeIsa, n);
             rangeFunction = Arrays.copyOf(rangeFunction, n);
+            rangeSymbol = Arrays.copyOf(rangeSymbol, n);
             rangeTimes = Arrays.copyOf(rangeTimes, n);
             rangeLastFailed = Arrays.copyOf(rangeLastFailed, n);
             rangeCycles = Arrays.copyOf(rangeCycles, n);
@@ -413,7 +444,8 @@ public final class TraceAnalysis implements ElementSink {
         rangeEnd[s] = r.end();
         rangeCount[s] = r.count();
         rangeIsa[s] = r.isa();
-        rangeFunction[s] = fn;
+        rangeFunction[s] = -1;
+        rangeSymbol[s] = functions.at(r.start());
         rangeSlots.put(key, s);
         return s;
     }

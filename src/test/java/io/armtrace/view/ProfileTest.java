@@ -52,11 +52,34 @@ class ProfileTest {
         Profile p = new Profile(analyse(c));
         Map<String, Long> actual = new TreeMap<>();
         for (Profile.Entry e : p.byFunction()) {
-            actual.put(e.name(), e.instructions());
+            actual.merge(e.name(), e.instructions(), Long::sum);
         }
         assertThat(actual).isEqualTo(expected);
         assertThat(p.analysis().instructions()).isEqualTo(total);
         assertThat(expected).hasSizeGreaterThan(5);
+    }
+
+    @ParameterizedTest
+    @MethodSource("names")
+    void instructionsPerSourceLineEqualTheExecution(String name) {
+        GroundTruth.Case c = GroundTruth.load(name);
+        Map<String, Long> expected = new TreeMap<>();
+        for (ExecutionEvent.Step s : c.execution().steps()) {
+            io.armtrace.image.LineTable.Location l = c.image().lines().lookup(s.address());
+            String key = l == null ? "?? " + function(c, s.address()) : l.fileName() + ":" + l.line() + " " + function(c, s.address());
+            expected.merge(key, 1L, Long::sum);
+        }
+        Map<String, Long> actual = new TreeMap<>();
+        for (Profile.Entry e : new Profile(analyse(c)).byLine()) {
+            actual.merge(e.name() + " " + e.function(), e.instructions(), Long::sum);
+        }
+        // a line's instructions can lie in several functions (inlining); the view names one of them
+        Map<String, Long> expectedByLine = new TreeMap<>();
+        expected.forEach((k, v) -> expectedByLine.merge(k.startsWith("??") ? k : k.substring(0, k.indexOf(' ')), v, Long::sum));
+        Map<String, Long> actualByLine = new TreeMap<>();
+        actual.forEach((k, v) -> actualByLine.merge(k.startsWith("??") ? k : k.substring(0, k.indexOf(' ')), v, Long::sum));
+        assertThat(actualByLine).isEqualTo(expectedByLine);
+        assertThat(actualByLine.keySet()).anyMatch(k -> k.startsWith("work.c:"));
     }
 
     @ParameterizedTest

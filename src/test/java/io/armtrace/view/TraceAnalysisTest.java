@@ -125,8 +125,6 @@ class TraceAnalysisTest {
             c.writeLcov(new PrintWriter(w), "t");
             c.writeSummary(new PrintWriter(w));
             new HtmlReport("t").section("s", a).write(new PrintWriter(w), 10);
-            System.out.printf("TIMES %d %d %d %d %d %d ranges=%d fns=%d nodes=%d%n", (t1 - t0) / 1000000, (t2 - t1) / 1000000, (t3 - t2) / 1000000,
-                    (t4 - t3) / 1000000, (t5 - t4) / 1000000, (t6 - t5) / 1000000, a.ranges, a.functions.count(), a.nodes);
             // folded stacks never deeper than the bound
             assertThat(w.toString().lines().filter(l -> !l.isEmpty() && l.chars().filter(ch -> ch == ';').count() >= TraceAnalysis.MAX_DEPTH))
                     .isEmpty();

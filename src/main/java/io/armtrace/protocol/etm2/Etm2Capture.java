@@ -39,14 +39,23 @@ final class Etm2Capture {
         if (n == 0) {
             return Format.CYCLES;
         }
+        // Text: printable only, with a line break, and a first line of separated fields. ETB words of a
+        // 4-bit port can be printable bytes, but not lines of separated fields.
+        boolean newline = false;
+        boolean separator = false;
         for (int i = 0; i < n; i++) {
             int c = head[i] & 0xFF;
             boolean text = c == '\n' || c == '\r' || c == '\t' || (c >= 0x20 && c < 0x7F);
             if (!text) {
                 return Format.ETB;
             }
+            if (c == '\n') {
+                newline = true;
+            } else if (!newline && (c == ',' || c == ';' || c == '\t' || c == ' ')) {
+                separator = true;
+            }
         }
-        return Format.CSV;
+        return (newline || n < 256) && separator ? Format.CSV : Format.ETB;
     }
 
     /** Header fields of a {@link Format#CYCLES} capture: ETM version and port width, 0 if not given. */
@@ -256,29 +265,35 @@ final class Etm2Capture {
         if (s == len || line.charAt(s) == '#' || line.charAt(s) == ';') {
             return;
         }
-        // split into fields on comma, semicolon, tab or spaces
+        // split into fields on commas, semicolons or tabs if the line has any, otherwise on spaces
+        boolean delimited = false;
+        for (int k = s; k < len && !delimited; k++) {
+            char ch = line.charAt(k);
+            delimited = ch == ',' || ch == ';' || ch == '\t';
+        }
         int[] fs = new int[8];
         int[] fe = new int[8];
         int nf = 0;
         int i = s;
-        while (i < len && nf < 8) {
-            while (i < len && (line.charAt(i) == ' ' || line.charAt(i) == '\t')) {
-                i++;
-            }
+        while (i <= len && nf < 8) {
             int st = i;
-            while (i < len && line.charAt(i) != ',' && line.charAt(i) != ';' && line.charAt(i) != '\t'
-                    && line.charAt(i) != ' ') {
+            while (i < len && !isSeparator(line.charAt(i), delimited)) {
                 i++;
             }
-            fs[nf] = st;
-            fe[nf] = i;
-            nf++;
-            while (i < len && (line.charAt(i) == ' ' || line.charAt(i) == '\t')) {
-                i++;
+            int a = st;
+            int b = i;
+            while (a < b && line.charAt(a) == ' ') {
+                a++;
             }
-            if (i < len && (line.charAt(i) == ',' || line.charAt(i) == ';' || line.charAt(i) == '\t')) {
-                i++;
+            while (b > a && line.charAt(b - 1) == ' ') {
+                b--;
             }
+            if (delimited || b > a) {
+                fs[nf] = a;
+                fe[nf] = b;
+                nf++;
+            }
+            i++;
         }
         if (!headerSeen[0] && !startsLikeValue(line, fs[0], fe[0])) {
             headerSeen[0] = true;
@@ -324,6 +339,10 @@ final class Etm2Capture {
         sink.cycle(ps, pkt & 0xFFFF, sync);
     }
 
+    private static boolean isSeparator(char c, boolean delimited) {
+        return delimited ? c == ',' || c == ';' || c == '\t' : c == ' ';
+    }
+
     private static boolean startsLikeValue(CharSequence l, int s, int e) {
         if (s >= e) {
             return false;
@@ -332,26 +351,34 @@ final class Etm2Capture {
         if (c >= '0' && c <= '9') {
             return true;
         }
-        return parsePipestatMnemonic(l, s, e) >= 0;
+        return parsePipestatMnemonic(l, s, e, 1) >= 0 || parsePipestatMnemonic(l, s, e, 2) >= 0;
     }
 
     private static long parsePipestat(CharSequence l, int s, int e, Etm2Config cfg) {
-        int m = parsePipestatMnemonic(l, s, e);
+        int m = parsePipestatMnemonic(l, s, e, cfg.version());
         if (m >= 0) {
             return m;
         }
         return parseValue(l, s, e);
     }
 
-    private static int parsePipestatMnemonic(CharSequence l, int s, int e) {
-        if (e - s != 2) {
+    /** The PIPESTAT value of a mnemonic of protocol {@code version} (Table 5.1; ETMv2 6.1), or -1. */
+    private static int parsePipestatMnemonic(CharSequence l, int s, int e, int version) {
+        int n = e - s;
+        if (n != 2 && n != 4) {
             return -1;
         }
-        char a = Character.toUpperCase(l.charAt(s));
-        char b = Character.toUpperCase(l.charAt(s + 1));
-        for (int code = 0; code < 16; code++) {
-            String mn = Etm2PacketReader.MNEMONICS[code];
-            if (mn.length() == 2 && mn.charAt(0) == a && mn.charAt(1) == b) {
+        int codes = version == 1 ? 8 : 16;
+        for (int code = 0; code < codes; code++) {
+            String mn = Etm2PacketReader.mnemonic(version, code);
+            if (mn.length() != n) {
+                continue;
+            }
+            boolean same = true;
+            for (int k = 0; k < n && same; k++) {
+                same = Character.toUpperCase(l.charAt(s + k)) == mn.charAt(k);
+            }
+            if (same) {
                 return code;
             }
         }

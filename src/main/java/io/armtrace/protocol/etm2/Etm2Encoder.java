@@ -28,21 +28,36 @@ public final class Etm2Encoder {
 
     /** Encoder settings beyond the trace unit configuration. */
     public record Options(Etm2Config config, int syncPeriod, boolean fullAddress, int fifoBytes,
-                          Etm2Capture.Format format, long contextId) {
+                          Etm2Capture.Format format, long contextId, long triggerCycle, boolean branchFolding) {
+        public Options(Etm2Config config, int syncPeriod, boolean fullAddress, int fifoBytes,
+                       Etm2Capture.Format format, long contextId) {
+            this(config, syncPeriod, fullAddress, fifoBytes, format, contextId, -1, false);
+        }
+
         public static Options of(Etm2Config cfg) {
-            return new Options(cfg, 1024, false, 45, Etm2Capture.Format.CYCLES, 0);
+            return new Options(cfg, 1024, false, 45, Etm2Capture.Format.CYCLES, 0, -1, false);
         }
 
         public Options withFormat(Etm2Capture.Format f) {
-            return new Options(config, syncPeriod, fullAddress, fifoBytes, f, contextId);
+            return new Options(config, syncPeriod, fullAddress, fifoBytes, f, contextId, triggerCycle, branchFolding);
         }
 
         public Options withSyncPeriod(int p) {
-            return new Options(config, p, fullAddress, fifoBytes, format, contextId);
+            return new Options(config, p, fullAddress, fifoBytes, format, contextId, triggerCycle, branchFolding);
         }
 
         public Options withFullAddress(boolean f) {
-            return new Options(config, syncPeriod, f, fifoBytes, format, contextId);
+            return new Options(config, syncPeriod, f, fifoBytes, format, contextId, triggerCycle, branchFolding);
+        }
+
+        /** The trigger fires at this cycle (or the first after it that can show it); -1 for none. */
+        public Options withTrigger(long cycle) {
+            return new Options(config, syncPeriod, fullAddress, fifoBytes, format, contextId, cycle, branchFolding);
+        }
+
+        /** ARM10-style branch folding (ETMv2 branch phantoms, IHI 0014Q 6.1.2). */
+        public Options withBranchFolding(boolean b) {
+            return new Options(config, syncPeriod, fullAddress, fifoBytes, format, contextId, triggerCycle, b);
         }
     }
 
@@ -50,6 +65,7 @@ public final class Etm2Encoder {
     private final Options opt;
     private final MemoryImage mem;
     private final Insn insn = new Insn();
+    private final Insn lookahead = new Insn();
     private final boolean v1;
     private final int width;
 
@@ -76,6 +92,7 @@ public final class Etm2Encoder {
     private long lastV1 = -1; // ETMv1 compression state
     private long sinceSync;
     private boolean syncPending;
+    private boolean triggered;
 
     private Etm2Encoder(Options opt, MemoryImage mem) {
         this.opt = opt;
@@ -115,6 +132,7 @@ public final class Etm2Encoder {
             // what follows this instruction: the next step, and any exception taken before it
             ExecutionEvent.ExceptionTaken exc = null;
             long next = -1;
+            int nextIndex = -1;
             Isa nextIsa = s.isa();
             for (int j = k + 1; j < count; j++) {
                 ExecutionEvent e = events.get(j);
@@ -125,6 +143,7 @@ public final class Etm2Encoder {
                 } else if (e instanceof ExecutionEvent.Step t) {
                     next = t.address();
                     nextIsa = t.isa();
+                    nextIndex = j;
                     break;
                 }
             }
@@ -137,26 +156,33 @@ public final class Etm2Encoder {
                 nextIsa = s.isa();
             }
             boolean pair = s.isa() == Isa.T32 && size == 4;
+            if (!pair && exc == null && kind == WaypointKind.DIRECT_BRANCH && !insn.link && nextIndex >= 0) {
+                int skip = phantom(s, insn.target, insn.targetIsa, next, nextIsa, events, nextIndex);
+                if (skip > 0) {
+                    k = skip;
+                    continue;
+                }
+            }
             if (pair) {
-                instructionCycle(Etm2PacketReader.IE, -1, null, false, false);
+                instructionCycle(Etm2PacketReader.IE);
             }
             if (!s.executed()) {
-                instructionCycle(Etm2PacketReader.IN, -1, null, false, false);
+                instructionCycle(Etm2PacketReader.IN);
             } else if (attached) {
-                branchCycle(exc.handler(), Isa.A32, false, false);
+                branchCycle(exc.handler(), Isa.A32, false);
             } else if (cont < 0 || (cont == s.address() + size && kind != WaypointKind.INDIRECT_BRANCH
                     && kind != WaypointKind.EXCEPTION_RETURN)) {
-                instructionCycle(Etm2PacketReader.IE, -1, null, false, false);
+                instructionCycle(Etm2PacketReader.IE);
             } else if (kind == WaypointKind.DIRECT_BRANCH && insn.target == cont && insn.targetIsa == nextIsa
                     && !cfg.branchOutput() && !(v1 && syncPending)) {
-                instructionCycle(Etm2PacketReader.IE, -1, null, false, false);
-                refill(false);
+                instructionCycle(Etm2PacketReader.IE);
+                refill();
             } else {
-                branchCycle(cont, exc != null && !attached ? s.isa() : nextIsa, false, false);
+                branchCycle(cont, exc != null && !attached ? s.isa() : nextIsa, false);
             }
             if (exc != null && !attached) {
                 // a cancelling exception: the instruction that entered Execute is cancelled (E bit, Table 6.9)
-                branchCycle(exc.handler(), Isa.A32, true, true);
+                branchCycle(exc.handler(), Isa.A32, true);
             }
         }
         // drain the FIFO
@@ -165,6 +191,43 @@ public final class Etm2Encoder {
             idleCycle();
         }
     }
+
+    /**
+     * ARM10 branch folding (IHI 0014Q 6.1.2): a direct branch and the instruction after it (at its target
+     * when taken) in one cycle, as a branch phantom PIPESTAT. Folded when the second instruction is a plain
+     * one that continues in sequence. Returns the index of the second step, or -1 if not folded.
+     */
+    private int phantom(ExecutionEvent.Step s, long target, Isa targetIsa, long next, Isa nextIsa,
+                        List<ExecutionEvent> events, int nextIndex) {
+        if (!opt.branchFolding() || v1 || syncPending || cfg.branchOutput() || tfoHigh >= 0) {
+            return -1;
+        }
+        boolean taken = s.executed() && target == next && targetIsa == nextIsa;
+        if (s.executed() && !taken) {
+            return -1;
+        }
+        ExecutionEvent.Step t = (ExecutionEvent.Step) events.get(nextIndex);
+        if (t.isa() == Isa.T32 && t.size() == 4) {
+            return -1;
+        }
+        if (!Etm2Code.classify(mem, t.address(), t.isa(), lookahead) || lookahead.kind != WaypointKind.NONE) {
+            return -1;
+        }
+        if (nextIndex + 1 < events.size()) {
+            ExecutionEvent after = events.get(nextIndex + 1);
+            if (!(after instanceof ExecutionEvent.Step u) || u.address() != t.address() + t.size()) {
+                return -1;
+            }
+        }
+        int raw = (taken ? 8 : 12) | (t.executed() ? Etm2PacketReader.V2_IE : Etm2PacketReader.V2_IN);
+        pushLen = 0;
+        stallFor(0, false);
+        emit(RAW + raw);
+        return nextIndex;
+    }
+
+    /** A status value at or above this is a raw ETMv2 PIPESTAT (branch phantoms have no canonical status). */
+    private static final int RAW = 16;
 
     /** Trace enabled: a TFO with reason b01 (ETMv2) or a BE with a full address, reason b001 (ETMv1). */
     private void traceOn(long address, Isa isa) {
@@ -178,7 +241,7 @@ public final class Etm2Encoder {
             pushStartsSequence = true;
             stallFor(pushLen, true);
             int apo = pendingStarts;
-            emit(Etm2PacketReader.BE, false);
+            emit(Etm2PacketReader.BE);
             apoCycles(apo);
         } else {
             tfo(1, address, isa, false);
@@ -221,14 +284,14 @@ public final class Etm2Encoder {
         syncPending = false;
     }
 
-    private void instructionCycle(int status, long target, Isa isa, boolean cancel, boolean noInsn) {
+    private void instructionCycle(int status) {
         if (!v1 && syncPending && status == Etm2PacketReader.IE && midByte < 0 && tfoHigh < 0) {
             tfo(0, pcOf(), insnIsa(), true);
             return;
         }
         pushLen = 0;
         stallFor(0, false);
-        emit(status, false);
+        emit(status);
     }
 
     private long pcOf() {
@@ -240,7 +303,7 @@ public final class Etm2Encoder {
     }
 
     /** A BE cycle: the branch address into the FIFO (ETMv1: then two APO cycles). */
-    private void branchCycle(long target, Isa isa, boolean cancel, boolean phantom) {
+    private void branchCycle(long target, Isa isa, boolean cancel) {
         pushLen = 0;
         boolean full = opt.fullAddress() || cancel || (v1 && syncPending);
         if (v1) {
@@ -268,11 +331,11 @@ public final class Etm2Encoder {
         }
         stallFor(pushLen, v1);
         int apo = pendingStarts;
-        emit(Etm2PacketReader.BE, false);
+        emit(Etm2PacketReader.BE);
         if (v1) {
             apoCycles(apo);
         } else {
-            refill(false);
+            refill();
         }
     }
 
@@ -286,7 +349,7 @@ public final class Etm2Encoder {
         emitRaw((apo >> 2) & 3);
     }
 
-    private void refill(boolean unused) {
+    private void refill() {
         idleCycle();
         idleCycle();
     }
@@ -312,6 +375,11 @@ public final class Etm2Encoder {
         int pkt = 0;
         boolean sync = false;
         boolean output;
+        if (trigger(Etm2PacketReader.WT)) {
+            tick();
+            pushLen = keepLen;
+            return;
+        }
         if (tfoHigh >= 0) {
             pkt = tfoHigh;
             tfoHigh = -1;
@@ -330,10 +398,30 @@ public final class Etm2Encoder {
         pushLen = keepLen;
     }
 
+    /**
+     * IHI 0014Q 5.3 and 6.1.7: when the trigger fires, TR replaces the pipeline status, which goes out on
+     * TRACEPKT instead of FIFO data (a wait cycle is shown as WT). Not in an APO or TFO cycle.
+     */
+    private boolean trigger(int status) {
+        if (triggered || opt.triggerCycle() < 0 || n < opt.triggerCycle() || tfoHigh >= 0) {
+            return false;
+        }
+        triggered = true;
+        int replaced = status == Etm2PacketReader.TD ? Etm2PacketReader.WT : status;
+        record(Etm2PacketReader.TR, replaced >= RAW ? replaced - RAW
+                : Etm2PacketReader.rawPipestat(cfg.version(), replaced), false);
+        return true;
+    }
+
     /** A cycle with PIPESTAT {@code status}: output phase, then this cycle's packets into the FIFO. */
-    private void emit(int status, boolean unused) {
+    private void emit(int status) {
         int pkt;
         boolean sync = false;
+        if (trigger(status)) {
+            pushNow();
+            tick();
+            return;
+        }
         if (tfoHigh >= 0) {
             pkt = tfoHigh;
             tfoHigh = -1;
@@ -438,7 +526,8 @@ public final class Etm2Encoder {
             pk = Arrays.copyOf(pk, n * 2);
             sy = Arrays.copyOf(sy, n * 2);
         }
-        ps[n] = status;
+        // ETMv2 has its own PIPESTAT values (a branch is a DE with a branch address packet)
+        ps[n] = v1 ? status : status >= RAW ? status - RAW : Etm2PacketReader.rawPipestat(2, status);
         pk[n] = pkt;
         sy[n] = sync;
         n++;

@@ -22,12 +22,44 @@ import io.armtrace.trace.Isa;
  */
 public final class Etm2PacketReader implements Etm2CycleSink {
 
-    // PIPESTAT values; ETMv1 uses the low eight (IHI 0014Q Table 5.1). ETMv2 adds DN and DW with PIPESTAT[3]
-    // set (see docs/etm2-capture-formats.md for the encoding table used).
+    // Canonical statuses, as the listener sees them: ETMv1's own PIPESTAT values (IHI 0014Q Table 5.1),
+    // plus DN and DW, which only ETMv2 has. ETMv2 PIPESTAT values are translated to these (see V2_*).
     static final int IE = 0, ID = 1, IN = 2, WT = 3, BE = 4, BD = 5, TR = 6, TD = 7, DN = 10, DW = 11;
+
+    private static final Isa[] ISAS = Isa.values();
 
     static final String[] MNEMONICS = {"IE", "ID", "IN", "WT", "BE", "BD", "TR", "TD",
         "R8", "R9", "DN", "DW", "RC", "RD", "RE", "RF"};
+
+    // ETMv2 PIPESTAT[3:0] (IHI 0014Q 6.1): bit 0 = packets placed in the FIFO (the D statuses, 6.1.3);
+    // b1xxx are the branch phantoms of ARM10 (6.1.2): a folded direct branch, taken (PT, b10xx) or not
+    // (PN, b11xx), with the status of the instruction executed in parallel in bits [1:0].
+    static final int V2_IE = 0, V2_DE = 1, V2_IN = 2, V2_DN = 3, V2_WT = 4, V2_DW = 5, V2_TR = 6, V2_TD = 7;
+
+    static final String[] MNEMONICS_V2 = {"IE", "DE", "IN", "DN", "WT", "DW", "TR", "TD",
+        "PTIE", "PTDE", "PTIN", "PTDN", "PNIE", "PNDE", "PNIN", "PNDN"};
+
+    /** The mnemonic of a raw PIPESTAT value of protocol {@code version}. */
+    static String mnemonic(int version, int pipestat) {
+        return version == 1 ? MNEMONICS[pipestat & 7] : MNEMONICS_V2[pipestat & 15];
+    }
+
+    /** The raw PIPESTAT value of a canonical status, for protocol {@code version}. */
+    static int rawPipestat(int version, int status) {
+        if (version == 1) {
+            return status;
+        }
+        return switch (status) {
+            case IE -> V2_IE;
+            case ID, BE, BD -> V2_DE;
+            case IN -> V2_IN;
+            case DN -> V2_DN;
+            case WT -> V2_WT;
+            case DW -> V2_DW;
+            case TR -> V2_TR;
+            default -> V2_TD;
+        };
+    }
 
     /** TFO and ETMv1 branch reason codes (IHI 0014Q Table 6.7; 5.6.2 adds b100 periodic for ETMv1.2). */
     static final String[] REASONS = {"normal synchronization", "tracing enabled", "restart after overflow",
@@ -74,6 +106,8 @@ public final class Etm2PacketReader implements Etm2CycleSink {
     private static final int MAX_WAIT = RING - 64;
     private final long[] rCycle = new long[RING];
     private final byte[] rStatus = new byte[RING];
+    /** The PIPESTAT value as captured (after trigger replacement), for the listing. */
+    private final byte[] rRaw = new byte[RING];
     private final int[] rPkt = new int[RING];
     private final boolean[] rSync = new boolean[RING];
     /** Record waits for packets (bit 0), has branch (1), resolved (2), cancel (3), TFO (4), unknown (5). */
@@ -89,7 +123,8 @@ public final class Etm2PacketReader implements Etm2CycleSink {
     private long cycle;
 
     private static final int F_WAIT = 1, F_BRANCH = 2, F_DONE = 4, F_CANCEL = 8, F_TFO = 16, F_UNKNOWN = 32,
-            F_DATA = 64, F_CTX = 128, F_NOINSN = 256, F_APO = 512, F_LOST = 1024, F_TRIGGER = 2048;
+            F_DATA = 64, F_CTX = 128, F_NOINSN = 256, F_APO = 512, F_LOST = 1024, F_TRIGGER = 2048,
+            F_PHANTOM = 4096, F_PTAKEN = 8192;
 
     // ---- ETMv2 FIFO parser -------------------------------------------------------------------------
     private boolean synced;
@@ -134,7 +169,6 @@ public final class Etm2PacketReader implements Etm2CycleSink {
     private int v1Reason;
     private int apoPending; // ETMv1: APO cycles still to come after a branch (2, 1, 0)
     private long apoRecord = -1;
-    private long v1SerialBase; // serial number of sHead
 
     public Etm2PacketReader(Etm2Config cfg, Listener out) {
         this.cfg = cfg;
@@ -165,6 +199,7 @@ public final class Etm2PacketReader implements Etm2CycleSink {
         rIsa[i] = 0;
         rNotes[i] = 0;
         rApo[i] = 0;
+        rRaw[i] = (byte) pipestat;
         if (cfg.version() == 1) {
             cycleV1(rec, i, pipestat & 7, tracepkt, tracesync);
         } else {
@@ -205,28 +240,29 @@ public final class Etm2PacketReader implements Etm2CycleSink {
     // ETMv2
 
     private void cycleV2(long rec, int i, int ps, int pkt) {
-        int status = ps;
+        int raw = ps;
         boolean output = true;
-        if (status == TR) {
+        if (raw == V2_TR) {
             // IHI 0014Q 6.1.7: TR replaces the pipeline status, which appears on TRACEPKT[3:0]; the FIFO
             // does not drain this cycle.
             rFlags[i] |= F_TRIGGER;
-            status = pkt & 15;
+            raw = pkt & 15;
             output = false;
             rNotes[i] |= 2;
-            if (status == TR) {
-                status = WT;
+            if (raw == V2_TR) {
+                raw = V2_WT;
             }
         }
-        rStatus[i] = (byte) status;
+        rRaw[i] = (byte) raw;
         if (tfoLowBits >= 0) {
             // 4-bit port: the second TFO cycle carries TFO value bits [6:3] (FIFO output held)
             int value = tfoLowBits | (pkt & 15) << 3;
             tfoLowBits = -1;
             startTfo(value);
             output = false;
-        } else if (status == TD && (pkt & 1) != 0 && rNotes[i] == 0) {
+        } else if (raw == V2_TD && (pkt & 1) != 0 && (rNotes[i] & 2) == 0) {
             // IHI 0014Q 6.1.6: a TD with TRACEPKT[0] set is a trace FIFO offset
+            rStatus[i] = (byte) TD;
             rFlags[i] |= F_TFO | F_WAIT;
             tfoRecord = rec;
             if (synced) {
@@ -242,20 +278,32 @@ public final class Etm2PacketReader implements Etm2CycleSink {
         if (output) {
             drain(pkt, rec);
         }
-        switch (status) {
-            case ID, DN, BE, BD, DW -> {
-                rFlags[i] |= F_WAIT;
-                if (!synced && skip < 0) {
-                    rFlags[i] = (rFlags[i] & ~F_WAIT) | F_DONE | F_UNKNOWN;
-                } else {
-                    pushRecord(rec);
-                }
+        int low = raw & 7;
+        if (raw >= 8) {
+            // branch phantom: the folded branch first, then the instruction of bits [1:0]
+            rFlags[i] |= F_PHANTOM | (raw < 12 ? F_PTAKEN : 0);
+            low = raw & 3;
+        }
+        int status = switch (low) {
+            case V2_IE -> IE;
+            case V2_DE -> ID;
+            case V2_IN -> IN;
+            case V2_DN -> DN;
+            case V2_WT -> WT;
+            case V2_DW -> DW;
+            default -> TD;
+        };
+        rStatus[i] = (byte) status;
+        if ((low & 1) != 0 && low != V2_TD) {
+            // a D status: packets were placed in the FIFO this cycle (6.1.3)
+            rFlags[i] |= F_WAIT;
+            if (!synced && skip < 0) {
+                rFlags[i] = (rFlags[i] & ~F_WAIT) | F_DONE | F_UNKNOWN;
+            } else {
+                pushRecord(rec);
             }
-            case IE, IN, WT, TD -> rFlags[i] |= F_DONE;
-            default -> {
-                rFlags[i] |= F_DONE;
-                out.error(cycle, "reserved PIPESTAT b" + bits(status, 4));
-            }
+        } else {
+            rFlags[i] |= F_DONE;
         }
     }
 
@@ -331,8 +379,8 @@ public final class Etm2PacketReader implements Etm2CycleSink {
         switch (pState) {
             case P_START -> {
                 if ((b & 1) != 0) {
-                    if (status == ID || status == DN) {
-                        packetError(i, "branch address packet in a " + MNEMONICS[status] + " cycle");
+                    if (status == DN) {
+                        packetError(i, "branch address packet in a DN cycle");
                         return;
                     }
                     pState = P_BRANCH;
@@ -347,7 +395,7 @@ public final class Etm2PacketReader implements Etm2CycleSink {
             case P_DADDR -> {
                 pCount++;
                 if ((b & 0x80) == 0 || pCount >= 5) {
-                    afterDataAddress(rec, i);
+                    startValue(rec, i);
                 }
             }
             case P_DVAL -> {
@@ -426,10 +474,6 @@ public final class Etm2PacketReader implements Etm2CycleSink {
 
     private static int valueBytes(int ss) {
         return ss == 3 ? 4 : ss;
-    }
-
-    private void afterDataAddress(long rec, int i) {
-        startValue(rec, i);
     }
 
     private void startValue(long rec, int i) {
@@ -733,7 +777,6 @@ public final class Etm2PacketReader implements Etm2CycleSink {
         v1Reading = false;
         if (sTail - sHead >= sStart.length) {
             sHead++;
-            v1SerialBase++;
         }
         int k = (int) (sTail & (sStart.length - 1));
         sStart[k] = v1SeqStart;
@@ -796,13 +839,19 @@ public final class Etm2PacketReader implements Etm2CycleSink {
         }
     }
 
+    /** ETMv1: the oldest record still waiting for its branch address (records before it are all done). */
+    private long waitScan;
+
     private long oldestWaiting() {
-        for (long r = head; r < tail; r++) {
+        long r = Math.max(waitScan, head);
+        for (; r < tail; r++) {
             int i = (int) (r & MASK);
             if ((rFlags[i] & F_DONE) == 0) {
+                waitScan = r;
                 return r;
             }
         }
+        waitScan = r;
         return -1;
     }
 
@@ -835,6 +884,10 @@ public final class Etm2PacketReader implements Etm2CycleSink {
             out.lost(c, "cycles lost from the capture");
             return;
         }
+        if ((f & F_PHANTOM) != 0) {
+            // IHI 0014Q 6.1.2: the folded direct branch is first in the execution stream
+            out.cycle(c, (f & F_PTAKEN) != 0 ? IE : IN, -1, Isa.A32, false, true);
+        }
         if ((f & F_CTX) != 0) {
             out.contextId(c, rCtx[i]);
         }
@@ -842,7 +895,7 @@ public final class Etm2PacketReader implements Etm2CycleSink {
             if (known && rTarget[i] >= 0) {
                 int reason = rReason[i];
                 boolean implied = cfg.version() == 2 && reason == 0;
-                out.sync(c, reason, rTarget[i], Isa.values()[rIsa[i]], implied);
+                out.sync(c, reason, rTarget[i], ISAS[rIsa[i]], implied);
             } else {
                 out.lost(c, "synchronization packet could not be read");
             }
@@ -852,10 +905,15 @@ public final class Etm2PacketReader implements Etm2CycleSink {
             return;
         }
         if ((f & F_BRANCH) != 0 || status == BE || status == BD) {
-            out.cycle(c, status, known ? rTarget[i] : -1, Isa.values()[rIsa[i]], (f & F_CANCEL) != 0, known);
+            if (status == ID) {
+                // ETMv2: a DE whose packets end with a branch address is an executed branch
+                status = (f & F_DATA) != 0 ? BD : BE;
+            }
+            out.cycle(c, status, known ? rTarget[i] : -1, ISAS[rIsa[i]], (f & F_CANCEL) != 0, known);
         } else {
             // data that could not be read does not matter to the instruction flow, a lost DW branch does
-            out.cycle(c, status, -1, Isa.A32, false, known || status != DW);
+            // (an ETMv2 DE or DW whose packets were not read may have been a branch)
+            out.cycle(c, status, -1, Isa.A32, false, known || (status != DW && status != ID));
         }
     }
 
@@ -868,12 +926,13 @@ public final class Etm2PacketReader implements Etm2CycleSink {
         StringBuilder sb = new StringBuilder(64);
         int f = rFlags[i];
         int status = rStatus[i];
+        String mn = cfg.version() == 1 ? MNEMONICS[status] : MNEMONICS_V2[rRaw[i] & 15];
         if ((rNotes[i] & 2) != 0) {
-            sb.append("TR(").append(MNEMONICS[status]).append(')');
+            sb.append("TR(").append(mn).append(')');
         } else if ((rNotes[i] & 4) != 0) {
             sb.append("APO");
         } else {
-            sb.append(MNEMONICS[status]);
+            sb.append(mn);
         }
         sb.append("  pkt=0x").append(String.format(cfg.portWidth() == 16 ? "%04x" : cfg.portWidth() == 8 ? "%02x" : "%x",
                 rPkt[i]));
@@ -883,13 +942,13 @@ public final class Etm2PacketReader implements Etm2CycleSink {
         if ((f & F_TFO) != 0) {
             sb.append(cfg.version() == 2 ? "  TFO " : "  start address ").append(REASONS[rReason[i] & 7]);
             if ((f & F_UNKNOWN) == 0 && rTarget[i] >= 0) {
-                sb.append(String.format(" address 0x%08x %s", rTarget[i], Isa.values()[rIsa[i]]));
+                sb.append(String.format(" address 0x%08x %s", rTarget[i], ISAS[rIsa[i]]));
             }
         } else if ((f & F_BRANCH) != 0) {
             int n = rNotes[i] >> 4;
             sb.append("  branch address (").append(n).append(n == 1 ? " byte" : " bytes").append(')');
             if ((f & F_UNKNOWN) == 0) {
-                sb.append(String.format(" 0x%08x %s", rTarget[i], Isa.values()[rIsa[i]]));
+                sb.append(String.format(" 0x%08x %s", rTarget[i], ISAS[rIsa[i]]));
             } else {
                 sb.append(" not known (no full address since sync)");
             }

@@ -164,6 +164,8 @@ public final class Etm2Protocol implements TraceProtocol {
         int fifo = 45;
         Etm2Capture.Format fmt = Etm2Capture.Format.CYCLES;
         long ctx = 0;
+        long trigger = -1;
+        boolean folding = false;
         for (Map.Entry<String, String> e : options.entrySet()) {
             String v = e.getValue() == null ? "" : e.getValue().trim();
             switch (e.getKey()) {
@@ -173,6 +175,8 @@ public final class Etm2Protocol implements TraceProtocol {
                 case "full-address" -> full = Etm2Config.parseBool(e.getKey(), v.toLowerCase(Locale.ROOT));
                 case "fifo-bytes" -> fifo = Etm2Config.parseInt(e.getKey(), v);
                 case "context-id" -> ctx = Etm2Config.parseInt(e.getKey(), v);
+                case "trigger-cycle" -> trigger = Etm2Config.parseInt(e.getKey(), v);
+                case "branch-folding" -> folding = Etm2Config.parseBool(e.getKey(), v.toLowerCase(Locale.ROOT));
                 case "capture-format" -> fmt = switch (v.toLowerCase(Locale.ROOT)) {
                     case "cycles", "binary" -> Etm2Capture.Format.CYCLES;
                     case "csv", "text" -> Etm2Capture.Format.CSV;
@@ -191,7 +195,10 @@ public final class Etm2Protocol implements TraceProtocol {
         if (fifo < 8 || fifo > 120) {
             throw new IllegalArgumentException("--fifo-bytes must be between 8 and 120, not " + fifo + ".");
         }
-        o = new Etm2Encoder.Options(cfg, sync, full, fifo, fmt, ctx);
+        if (folding && cfg.version() != 2) {
+            throw new IllegalArgumentException("--branch-folding needs ETMv2 (branch phantoms are ETMv2 PIPESTATs).");
+        }
+        o = new Etm2Encoder.Options(cfg, sync, full, fifo, fmt, ctx, trigger, folding);
         MemoryImage mem = image == null ? new MemoryImage() : image.memory();
         byte[] bytes = Etm2Encoder.encode(execution, mem, o);
         Registers regs = new Registers().put("ETMCR", cfg.etmcr()).put("ETMIDR", cfg.etmidr());
@@ -211,6 +218,8 @@ public final class Etm2Protocol implements TraceProtocol {
         m.put("full-address", "never compress branch addresses (always five bytes)");
         m.put("sync-period", "cycles between synchronization points (ETMSYNCFR); default 1024");
         m.put("fifo-bytes", "trace FIFO size; the core is stalled when it is full; default 45");
+        m.put("branch-folding", "ETMv2: trace folded direct branches as branch phantoms, as ARM10 does");
+        m.put("trigger-cycle", "the trigger fires at this cycle (TR on PIPESTAT); default none");
         m.put("capture-format", "cycles (armtrace per-cycle records), csv, or etb (ETM9 ETB words)");
         return m;
     }

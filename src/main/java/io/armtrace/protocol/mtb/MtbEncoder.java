@@ -19,9 +19,9 @@ import java.util.SplittableRandom;
  * buffer of {@code bufferSize} bytes that sits at {@code bufferOffset} of an SRAM region of
  * {@code sramSize} bytes starting at bus address {@code base}.
  *
- * <p>A branch writes a packet whenever it is taken, also when it lands on the next instruction (a
- * {@code MOV pc, r3} through a jump table whose entry is the following case): the program image tells
- * which executed instructions are branches.
+ * <p>Packets record non-sequential changes of the PC: a branch that lands on the next instruction (a
+ * {@code MOV pc, r3} through a jump table whose entry is the following case) writes none. The program
+ * image is used to recognise the returning instruction of a tail-chained exception.
  *
  * <p>Trace windows model the MTB's TSTART/TSTOP inputs driven by address comparators: when an
  * instruction at a {@code tstart} address executes, trace is enabled (the next packet has S = 1); when
@@ -33,9 +33,13 @@ import java.util.SplittableRandom;
  */
 public final class MtbEncoder {
 
-    /** Encoder settings. {@code fillSeed} 0 leaves unused SRAM zero, otherwise fills it with noise. */
+    /**
+     * Encoder settings. {@code fillSeed} 0 leaves unused SRAM zero, otherwise fills it with noise.
+     * {@code watermark} (0 = none) is a byte offset in the buffer: when POINTER reaches it, trace stops
+     * for good (FLOW.WATERMARK with AUTOSTOP).
+     */
     public record Options(int bufferSize, long sramSize, long bufferOffset, long base, long[] tstart, long[] tstop,
-                          long haltAfter, boolean recordPc, int positionBits, long fillSeed) {
+                          long haltAfter, boolean recordPc, int positionBits, long fillSeed, long watermark) {
         public Options {
             if (bufferSize < 16 || Integer.bitCount(bufferSize) != 1) {
                 throw new IllegalArgumentException("the MTB buffer size must be a power of two of at least 16 bytes, not "
@@ -54,37 +58,49 @@ public final class MtbEncoder {
             if (positionBits < 4 || positionBits > 32) {
                 throw new IllegalArgumentException("position-bits must be 4..32.");
             }
+            if (watermark < 0 || watermark >= bufferSize || watermark % 8 != 0) {
+                throw new IllegalArgumentException("the watermark must be a multiple of 8 inside the buffer, not "
+                        + watermark + ".");
+            }
             tstart = tstart == null ? new long[0] : tstart.clone();
             tstop = tstop == null ? new long[0] : tstop.clone();
         }
 
         public static Options ofSize(int bufferSize) {
-            return new Options(bufferSize, bufferSize, 0, 0x20000000L, null, null, 0, true, 32, 0);
+            return new Options(bufferSize, bufferSize, 0, 0x20000000L, null, null, 0, true, 32, 0, 0);
         }
 
         public Options withWindows(long[] starts, long[] stops) {
             return new Options(bufferSize, sramSize, bufferOffset, base, starts, stops, haltAfter, recordPc, positionBits,
-                    fillSeed);
+                    fillSeed, watermark);
         }
 
         public Options withHaltAfter(long n) {
-            return new Options(bufferSize, sramSize, bufferOffset, base, tstart, tstop, n, recordPc, positionBits, fillSeed);
+            return new Options(bufferSize, sramSize, bufferOffset, base, tstart, tstop, n, recordPc, positionBits, fillSeed,
+                    watermark);
         }
 
         public Options inSram(long size, long offset, int bits, long seed) {
-            return new Options(bufferSize, size, offset, base, tstart, tstop, haltAfter, recordPc, bits, seed);
+            return new Options(bufferSize, size, offset, base, tstart, tstop, haltAfter, recordPc, bits, seed, watermark);
         }
 
         public Options withPc(boolean pc) {
             return new Options(bufferSize, sramSize, bufferOffset, base, tstart, tstop, haltAfter, pc, positionBits,
-                    fillSeed);
+                    fillSeed, watermark);
+        }
+
+        public Options withWatermark(long offset) {
+            return new Options(bufferSize, sramSize, bufferOffset, base, tstart, tstop, haltAfter, recordPc, positionBits,
+                    fillSeed, offset);
         }
     }
 
     /** The SRAM contents and the registers, plus how many packets were written in all. */
-    public record Result(byte[] sram, long position, long master, long base, OptionalLong pc, long packetsWritten) {
+    public record Result(byte[] sram, long position, long master, OptionalLong flow, long base, OptionalLong pc,
+                         long packetsWritten) {
         public Registers registers() {
             Registers r = new Registers().put("POSITION", position).put("MASTER", master).put("BASE", base);
+            flow.ifPresent(f -> r.put("FLOW", f));
             pc.ifPresent(p -> r.put("PC", p));
             return r;
         }
@@ -110,6 +126,8 @@ public final class MtbEncoder {
     private boolean wrapped;
     private boolean enabled;
     private boolean startPending = true;
+    /** Stopped by the watermark: TSTART does not restart it. */
+    private boolean autostopped;
     private long written;
 
     private MtbEncoder(Options o, ProgramImage image) {
@@ -128,20 +146,19 @@ public final class MtbEncoder {
         return new MtbEncoder(options, image).run(execution.events());
     }
 
-    /** True if {@code s} is an executed branch that was taken although it lands on the next instruction. */
-    private boolean branchToNext(ExecutionEvent.Step s) {
-        if (image == null || !s.executed() || s.isa() != Isa.T32
-                || !classifier.classify(image.memory(), s.address(), Isa.T32, 0, insn)) {
-            return false;
+    /** True if {@code s} can be the instruction that returns from an exception (BX, POP/LDM/LDR pc). */
+    private boolean returnsFromException(ExecutionEvent.Step s) {
+        if (image == null) {
+            return true;
         }
-        return insn.kind == WaypointKind.INDIRECT_BRANCH
-                || (insn.kind == WaypointKind.DIRECT_BRANCH && insn.target == s.address() + s.size());
+        return classifier.classify(image.memory(), s.address(), Isa.T32, 0, insn) && insn.kind == WaypointKind.INDIRECT_BRANCH;
     }
 
     private Result run(List<ExecutionEvent> events) {
         ExecutionEvent.Step prev = null;
         long steps = 0;
         int depth = 0;
+        long[] returns = new long[16]; // preferred returns of the active exceptions, innermost last
         boolean sincePrev = false; // an exception event came after prev
         boolean afterReturn = false; // the last event was an exception return whose second packet is pending
         long returnResume = 0;
@@ -154,8 +171,7 @@ public final class MtbEncoder {
                 if (afterReturn) {
                     packet(excReturn(depth) | 1, (int) returnResume);
                     afterReturn = false;
-                } else if (prev != null && !sincePrev
-                        && (s.address() != prev.address() + prev.size() || branchToNext(prev))) {
+                } else if (prev != null && !sincePrev && s.address() != prev.address() + prev.size()) {
                     packet((int) prev.address(), (int) s.address());
                 }
                 if (halting) {
@@ -178,9 +194,25 @@ public final class MtbEncoder {
                     // tail-chaining: the return goes straight into the next handler
                     packet(excReturn(depth) | 1, (int) x.handler());
                     afterReturn = false;
+                } else if (prev != null && !sincePrev && depth > 0 && x.preferredReturn() == returns[depth - 1]
+                        && returnsFromException(prev)) {
+                    // Tail-chaining as execution records write it (docs/execution-format.md): the entry
+                    // follows the returning instruction directly, with the preferred return of the
+                    // exception it replaces. The MTB writes the return pair, the second packet going
+                    // straight into the new handler.
+                    int exc = excReturn(depth - 1);
+                    packet((int) prev.address(), exc);
+                    if (halting) {
+                        packet(exc | 1, (int) x.preferredReturn());
+                        pc = x.preferredReturn();
+                        break;
+                    }
+                    packet(exc | 1, (int) x.handler());
+                    sincePrev = true;
+                    continue;
                 } else {
                     if (prev != null && !sincePrev && x.preferredReturn() != prev.address()
-                            && (x.preferredReturn() != prev.address() + prev.size() || branchToNext(prev))) {
+                            && x.preferredReturn() != prev.address() + prev.size()) {
                         packet((int) prev.address(), (int) x.preferredReturn()); // taken branch, then the exception
                     }
                     if (halting) {
@@ -189,7 +221,10 @@ public final class MtbEncoder {
                     }
                     packet((int) x.preferredReturn() | 1, (int) x.handler());
                 }
-                depth++;
+                if (depth == returns.length) {
+                    returns = java.util.Arrays.copyOf(returns, depth * 2);
+                }
+                returns[depth++] = x.preferredReturn();
                 sincePrev = true;
             } else if (e instanceof ExecutionEvent.ExceptionReturned r) {
                 depth = Math.max(0, depth - 1);
@@ -226,7 +261,9 @@ public final class MtbEncoder {
         long addrMask = o.positionBits() == 32 ? 0xFFFFFFFFL : (1L << o.positionBits()) - 1;
         long position = ((o.base() + bufferStart + pointer) & addrMask & ~7L) | (wrapped ? 4 : 0);
         OptionalLong pcReg = o.recordPc() && pc >= 0 ? OptionalLong.of(pc) : OptionalLong.empty();
-        return new Result(sram, position, master, o.base(), pcReg, written);
+        OptionalLong flow = o.watermark() > 0
+                ? OptionalLong.of(((o.base() + bufferStart + o.watermark()) & addrMask & ~7L) | 1) : OptionalLong.empty();
+        return new Result(sram, position, master, flow, o.base(), pcReg, written);
     }
 
     /** The EXC_RETURN a return leaves with, given the nesting depth after it. */
@@ -236,7 +273,7 @@ public final class MtbEncoder {
 
     private void comparators(long address) {
         for (long a : o.tstart()) {
-            if (a == address && !enabled) {
+            if (a == address && !enabled && !autostopped) {
                 enabled = true;
                 startPending = true;
             }
@@ -266,6 +303,10 @@ public final class MtbEncoder {
         if (pointer == o.bufferSize()) {
             pointer = 0;
             wrapped = true;
+        }
+        if (o.watermark() > 0 && pointer == o.watermark()) {
+            enabled = false;
+            autostopped = true;
         }
     }
 

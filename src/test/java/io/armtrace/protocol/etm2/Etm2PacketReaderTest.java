@@ -10,6 +10,14 @@ import static io.armtrace.protocol.etm2.Etm2PacketReader.IN;
 import static io.armtrace.protocol.etm2.Etm2PacketReader.TD;
 import static io.armtrace.protocol.etm2.Etm2PacketReader.TR;
 import static io.armtrace.protocol.etm2.Etm2PacketReader.WT;
+import static io.armtrace.protocol.etm2.Etm2PacketReader.V2_DE;
+import static io.armtrace.protocol.etm2.Etm2PacketReader.V2_DN;
+import static io.armtrace.protocol.etm2.Etm2PacketReader.V2_DW;
+import static io.armtrace.protocol.etm2.Etm2PacketReader.V2_IN;
+import static io.armtrace.protocol.etm2.Etm2PacketReader.V2_IE;
+import static io.armtrace.protocol.etm2.Etm2PacketReader.V2_TD;
+import static io.armtrace.protocol.etm2.Etm2PacketReader.V2_TR;
+import static io.armtrace.protocol.etm2.Etm2PacketReader.V2_WT;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.armtrace.trace.Isa;
@@ -91,14 +99,14 @@ class Etm2PacketReaderTest {
         // four address bytes, bit 0 = Thumb) follows in the FIFO. Then a BE with a one-byte address: b0_000010_1
         // replaces address bits [7:2] (6.7.1): 0x80001000 -> 0x80001008.
         List<String> ev = run(V2_8, new int[][] {
-            {TD, 0x01},
-            {IE, tfoHeader(1)},
-            {IE, 0x00},
-            {IE, 0x10},
-            {IE, 0x00},
-            {BE, 0x80},
-            {WT, 0b0_000010_1},
-            {IE, 0},
+            {V2_TD, 0x01},
+            {V2_IE, tfoHeader(1)},
+            {V2_IE, 0x00},
+            {V2_IE, 0x10},
+            {V2_IE, 0x00},
+            {V2_DE, 0x80},
+            {V2_WT, 0b0_000010_1},
+            {V2_IE, 0},
         });
         assertThat(ev).containsExactly("0 sync r1 0x80001000 A32", "1 IE", "2 IE", "3 IE", "4 IE",
                 "5 BE 0x80001008 A32", "7 IE");
@@ -108,13 +116,13 @@ class Etm2PacketReaderTest {
     void tfoValueSkipsTheBytesOfEarlierCyclesWhenStartingMidCapture() {
         // The capture starts with three bytes of unknown packets in the FIFO: the TFO value 3 says so.
         List<String> ev = run(V2_8, new int[][] {
-            {BE, 0x00},
-            {TD, 3 << 1 | 1},
-            {IE, 0x85}, {IE, 0x81}, {IE, 0x03}, // the unknown bytes (a branch of an earlier cycle)
-            {IE, tfoHeader(0)}, {IE, 0x01}, {IE, 0x20}, {IE, 0x00}, {IE, 0x00}, // Thumb 0x2000
-            {BE, 0}, {WT, 0x05}, {WT, 0x00},
+            {V2_DE, 0x00},
+            {V2_TD, 3 << 1 | 1},
+            {V2_IE, 0x85}, {V2_IE, 0x81}, {V2_IE, 0x03}, // the unknown bytes (a branch of an earlier cycle)
+            {V2_IE, tfoHeader(0)}, {V2_IE, 0x01}, {V2_IE, 0x20}, {V2_IE, 0x00}, {V2_IE, 0x00}, // Thumb 0x2000
+            {V2_DE, 0}, {V2_WT, 0x05}, {V2_WT, 0x00},
         });
-        assertThat(ev).containsExactly("0 BE unknown", "1 sync r0 0x00002000 T32 IE", "2 IE", "3 IE", "4 IE",
+        assertThat(ev).containsExactly("0 ID unknown", "1 sync r0 0x00002000 T32 IE", "2 IE", "3 IE", "4 IE",
                 "5 IE", "6 IE", "7 IE", "8 IE", "9 IE", "10 BE 0x00002004 T32");
     }
 
@@ -144,11 +152,11 @@ class Etm2PacketReaderTest {
         assertThat(valid).isEqualTo(32);
         // decoded through the reader: E bit reported, ARM state from the marker position
         List<String> ev = run(V2_8, new int[][] {
-            {TD, 0x01}, {WT, tfoHeader(1)}, {WT, 0}, {WT, 0}, {WT, 0}, {WT, 0},
-            {BE, 0}, {WT, arm[0] & 0xFF}, {WT, arm[1] & 0xFF}, {WT, arm[2] & 0xFF}, {WT, arm[3] & 0xFF},
-            {WT, arm[4] & 0xFF},
-            {BE, 0}, {WT, thumb[0] & 0xFF}, {WT, thumb[1] & 0xFF}, {WT, thumb[2] & 0xFF}, {WT, thumb[3] & 0xFF},
-            {WT, thumb[4] & 0xFF}, {TD, 0},
+            {V2_TD, 0x01}, {V2_WT, tfoHeader(1)}, {V2_WT, 0}, {V2_WT, 0}, {V2_WT, 0}, {V2_WT, 0},
+            {V2_DE, 0}, {V2_WT, arm[0] & 0xFF}, {V2_WT, arm[1] & 0xFF}, {V2_WT, arm[2] & 0xFF}, {V2_WT, arm[3] & 0xFF},
+            {V2_WT, arm[4] & 0xFF},
+            {V2_DE, 0}, {V2_WT, thumb[0] & 0xFF}, {V2_WT, thumb[1] & 0xFF}, {V2_WT, thumb[2] & 0xFF}, {V2_WT, thumb[3] & 0xFF},
+            {V2_WT, thumb[4] & 0xFF}, {V2_TD, 0},
         });
         assertThat(ev).containsExactly("0 sync r1 0x00000000 A32", "6 BE 0xf0000004 A32 E", "12 BE 0xf0000002 T32");
     }
@@ -157,8 +165,8 @@ class Etm2PacketReaderTest {
     void reservedFifthByteIsAnError() {
         // b0101XXXX: a Thumb fifth byte with bit 6 set is not in Table 6.9
         List<String> ev = run(V2_8, new int[][] {
-            {TD, 0x01}, {WT, tfoHeader(1)}, {WT, 0}, {WT, 0}, {WT, 0}, {WT, 0},
-            {BE, 0}, {WT, 0x81}, {WT, 0x80}, {WT, 0x80}, {WT, 0x80}, {WT, 0x50}, {IE, 0},
+            {V2_TD, 0x01}, {V2_WT, tfoHeader(1)}, {V2_WT, 0}, {V2_WT, 0}, {V2_WT, 0}, {V2_WT, 0},
+            {V2_DE, 0}, {V2_WT, 0x81}, {V2_WT, 0x80}, {V2_WT, 0x80}, {V2_WT, 0x80}, {V2_WT, 0x50}, {V2_IE, 0},
         });
         assertThat(ev).contains("6 error reserved fifth branch address byte b01010000", "6 BE unknown");
     }
@@ -188,12 +196,12 @@ class Etm2PacketReaderTest {
         // (tag 1, one byte). DW: value not traced b1_1101010 with its address, context ID b0_1101110.
         Etm2Config cfg = V2_8.withData(true, true).withContextIdBytes(1);
         List<String> ev = run(cfg, new int[][] {
-            {TD, 0x01}, {WT, tfoHeader(1)}, {WT, 0x42}, {WT, 0x00}, {WT, 0x10}, {WT, 0x00}, {WT, 0x80},
-            {ID, 0}, {BD, 0b0_0_1_0_11_10}, {WT, 0x84}, {WT, 0x01}, {WT, 1}, {WT, 2}, {WT, 3}, {WT, 4},
-            {WT, 0b1_0_0_0_01_10}, {WT, 0x7F}, {WT, 0b0_000100_1},
-            {DN, 0}, {DW, 0b0_1_1_1_01_00}, {WT, 0x10}, {WT, 0b0_01_0_01_00}, {WT, 0x55},
-            {DW, 0}, {WT, 0b1_1101010}, {WT, 0x20}, {WT, 0b0_1101110}, {WT, 0x43},
-            {IE, 0},
+            {V2_TD, 0x01}, {V2_WT, tfoHeader(1)}, {V2_WT, 0x42}, {V2_WT, 0x00}, {V2_WT, 0x10}, {V2_WT, 0x00}, {V2_WT, 0x80},
+            {V2_DE, 0}, {V2_DE, 0b0_0_1_0_11_10}, {V2_WT, 0x84}, {V2_WT, 0x01}, {V2_WT, 1}, {V2_WT, 2}, {V2_WT, 3}, {V2_WT, 4},
+            {V2_WT, 0b1_0_0_0_01_10}, {V2_WT, 0x7F}, {V2_WT, 0b0_000100_1},
+            {V2_DN, 0}, {V2_DW, 0b0_1_1_1_01_00}, {V2_WT, 0x10}, {V2_WT, 0b0_01_0_01_00}, {V2_WT, 0x55},
+            {V2_DW, 0}, {V2_WT, 0b1_1101010}, {V2_WT, 0x20}, {V2_WT, 0b0_1101110}, {V2_WT, 0x43},
+            {V2_IE, 0},
         });
         assertThat(ev).containsExactly("0 ctx 0x42", "0 sync r1 0x80001000 A32", "7 ID",
                 "8 BD 0x80001010 A32", "18 DN", "19 DW", "23 ctx 0x43", "23 DW", "28 IE");
@@ -202,12 +210,12 @@ class Etm2PacketReaderTest {
     @Test
     void reservedHeaderLosesSyncUntilTheNextTfo() {
         List<String> ev = run(V2_8, new int[][] {
-            {TD, 0x01}, {WT, tfoHeader(1)}, {WT, 0}, {WT, 0x10}, {WT, 0}, {WT, 0},
-            {ID, 0}, {WT, 0b0_0_0_1_00_10}, // bX0X1XX10 is reserved
-            {BE, 0}, {WT, 0x05}, {IE, 0},
-            {TD, 0x01}, {WT, tfoHeader(0)}, {WT, 0}, {WT, 0x20}, {WT, 0}, {WT, 0}, {BE, 0}, {WT, 0x09},
+            {V2_TD, 0x01}, {V2_WT, tfoHeader(1)}, {V2_WT, 0}, {V2_WT, 0x10}, {V2_WT, 0}, {V2_WT, 0},
+            {V2_DE, 0}, {V2_WT, 0b0_0_0_1_00_10}, // bX0X1XX10 is reserved
+            {V2_DE, 0}, {V2_WT, 0x05}, {V2_IE, 0},
+            {V2_TD, 0x01}, {V2_WT, tfoHeader(0)}, {V2_WT, 0}, {V2_WT, 0x20}, {V2_WT, 0}, {V2_WT, 0}, {V2_DE, 0}, {V2_WT, 0x09},
         });
-        assertThat(ev).contains("6 error reserved trace packet header b00010010", "8 BE unknown",
+        assertThat(ev).contains("6 error reserved trace packet header b00010010", "8 ID unknown",
                 "11 sync r0 0x00002000 A32 IE", "17 BE 0x00002010 A32");
         assertThat(ev).doesNotContain("8 BE 0x00001004 A32");
     }
@@ -216,8 +224,8 @@ class Etm2PacketReaderTest {
     void triggerReplacesThePipelineStatusAndHoldsTheFifo() {
         // IHI 0014Q 6.1.7: TR on PIPESTAT, the replaced status on TRACEPKT[3:0], no FIFO output that cycle
         List<String> ev = run(V2_8, new int[][] {
-            {TD, 0x01}, {WT, tfoHeader(1)}, {WT, 0}, {WT, 0x10}, {WT, 0}, {WT, 0},
-            {BE, 0}, {TR, BE}, {WT, 0x05}, {WT, 0x09}, {IE, 0},
+            {V2_TD, 0x01}, {V2_WT, tfoHeader(1)}, {V2_WT, 0}, {V2_WT, 0x10}, {V2_WT, 0}, {V2_WT, 0},
+            {V2_DE, 0}, {V2_TR, V2_DE}, {V2_WT, 0x05}, {V2_WT, 0x09}, {V2_IE, 0},
         });
         // 0x05 = b0_000010_1: A[7:2] = 2; 0x09: A[7:2] = 4
         assertThat(ev).containsExactly("0 sync r1 0x00001000 A32", "6 BE 0x00001008 A32", "7 trigger",
@@ -228,17 +236,17 @@ class Etm2PacketReaderTest {
     void sixteenBitPortCarriesTwoPacketsACycleAndFourBitOneNibble() {
         Etm2Config w16 = V2_8.withPortWidth(16);
         List<String> ev = run(w16, new int[][] {
-            {TD, 0x01}, {IE, tfoHeader(1)}, {IE, 0x0010}, {BE, 0x0000}, {BE, 0x0005}, {IE, 0x0009},
+            {V2_TD, 0x01}, {V2_IE, tfoHeader(1)}, {V2_IE, 0x0010}, {V2_DE, 0x0000}, {V2_DE, 0x0005}, {V2_IE, 0x0009},
         });
         assertThat(ev).containsExactly("0 sync r1 0x00001000 A32", "1 IE", "2 IE", "3 BE 0x00001008 A32",
                 "4 BE 0x00001010 A32", "5 IE");
         // 4-bit port: TFO value over two cycles (TRACEPKT[3:1] then [3:0]), then a byte every two cycles
         Etm2Config w4 = V2_8.withPortWidth(4);
         List<String> ev4 = run(w4, new int[][] {
-            {TD, 0x1}, {WT, 0x0},
-            {IE, 0x0}, {IE, 0x2}, // header b0010_0000
-            {IE, 0x0}, {IE, 0x0}, {IE, 0x0}, {IE, 0x1}, {IE, 0}, {IE, 0}, {IE, 0}, {IE, 0}, // 0x00001000
-            {BE, 0}, {WT, 0x5}, {WT, 0x0}, {IE, 0},
+            {V2_TD, 0x1}, {V2_WT, 0x0},
+            {V2_IE, 0x0}, {V2_IE, 0x2}, // header b0010_0000
+            {V2_IE, 0x0}, {V2_IE, 0x0}, {V2_IE, 0x0}, {V2_IE, 0x1}, {V2_IE, 0}, {V2_IE, 0}, {V2_IE, 0}, {V2_IE, 0}, // 0x00001000
+            {V2_DE, 0}, {V2_WT, 0x5}, {V2_WT, 0x0}, {V2_IE, 0},
         });
         assertThat(ev4).containsExactly("0 sync r1 0x00001000 A32", "2 IE", "3 IE", "4 IE", "5 IE", "6 IE", "7 IE",
                 "8 IE", "9 IE", "10 IE", "11 IE", "12 BE 0x00001008 A32", "15 IE");
@@ -275,11 +283,30 @@ class Etm2PacketReaderTest {
     }
 
     @Test
+    void etmv2PhantomsAndDataStatuses() {
+        // IHI 0014Q 6.1.2: PTIE is a taken branch phantom and an IE: two instructions in one cycle;
+        // PNDN a not-taken phantom and a DN whose packets (here: a context ID) go into the FIFO.
+        Etm2Config cfg = V2_8.withContextIdBytes(1);
+        List<String> ev = run(cfg, new int[][] {
+            {V2_TD, 0x01}, {V2_WT, tfoHeader(1)}, {V2_WT, 0x07}, {V2_WT, 0}, {V2_WT, 0x10}, {V2_WT, 0},
+            {V2_WT, 0}, {8, 0}, {15, 0}, {V2_WT, 0b0_1101110}, {V2_WT, 0x09}, {V2_IN, 0},
+        });
+        assertThat(ev).containsExactly("0 ctx 0x7", "0 sync r1 0x00001000 A32", "7 IE", "7 IE", "8 IN",
+                "8 ctx 0x9", "8 DN", "11 IN");
+        assertThat(Etm2PacketReader.mnemonic(2, 8)).isEqualTo("PTIE");
+        assertThat(Etm2PacketReader.mnemonic(2, 15)).isEqualTo("PNDN");
+    }
+
+    @Test
     void pipestatMnemonicsOfTable51() {
         assertThat(List.of(Etm2PacketReader.MNEMONICS).subList(0, 8))
                 .containsExactly("IE", "ID", "IN", "WT", "BE", "BD", "TR", "TD");
-        assertThat(Etm2PacketReader.MNEMONICS[DN]).isEqualTo("DN");
-        assertThat(Etm2PacketReader.MNEMONICS[DW]).isEqualTo("DW");
+        // ETMv2: bit 0 marks the D statuses (6.1.3)
+        assertThat(List.of(Etm2PacketReader.MNEMONICS_V2).subList(0, 8))
+                .containsExactly("IE", "DE", "IN", "DN", "WT", "DW", "TR", "TD");
+        assertThat(Etm2PacketReader.rawPipestat(2, BE)).isEqualTo(V2_DE);
+        assertThat(Etm2PacketReader.rawPipestat(2, DW)).isEqualTo(V2_DW);
+        assertThat(Etm2PacketReader.rawPipestat(1, BE)).isEqualTo(BE);
         assertThat(IN).isEqualTo(2);
     }
 }

@@ -79,7 +79,8 @@ class Etm2ProtocolTest {
             assertThat(offsets.get(k)).isEqualTo(k);
         }
         assertThat(lines.get(0)).startsWith("TD").contains("TFO tracing enabled address 0x00008000 A32");
-        assertThat(lines).anyMatch(l -> l.startsWith("BE") && l.contains("branch address ("));
+        // ETMv2: a branch is a DE cycle whose packets end with a branch address
+        assertThat(lines).anyMatch(l -> l.startsWith("DE") && l.contains("branch address ("));
     }
 
     @Test

@@ -60,6 +60,39 @@ class Etm2RoundTripTest {
         assertThat(decode(capture, cfg, p)).isEqualTo(SyntheticProgram.steps(p.execution));
     }
 
+    @ParameterizedTest
+    @CsvSource({"1,4", "1,8", "1,16", "2,4", "2,8", "2,16"})
+    void triggerHoldsTheFifoForACycleAndIsReported(int version, int width) {
+        SyntheticProgram p = new SyntheticProgram(60 + width, 3000);
+        Etm2Config cfg = Etm2Config.DEFAULT.withVersion(version).withPortWidth(width);
+        for (long at : new long[] {3, 500, 1777}) {
+            byte[] capture = Etm2Encoder.encode(p.execution, p.image, Etm2Encoder.Options.of(cfg).withTrigger(at));
+            ElementCollector c = new ElementCollector();
+            Registers regs = new Registers().put("ETMCR", cfg.etmcr()).put("ETMIDR", cfg.etmidr());
+            Etm2Protocol.decode(capture, regs, p.image, c);
+            assertThat(c.ofType(io.armtrace.trace.Trigger.class)).as("trigger at %d", at).hasSize(1);
+            assertThat(c.ofType(io.armtrace.trace.Trigger.class).get(0).offset()).isGreaterThanOrEqualTo(at);
+            assertThat(SyntheticProgram.expand(c.elements())).isEqualTo(SyntheticProgram.steps(p.execution));
+        }
+    }
+
+    @ParameterizedTest
+    @CsvSource({"4", "8", "16"})
+    void branchPhantomsOfFoldedBranches(int width) {
+        SyntheticProgram p = new SyntheticProgram(70 + width, 4000);
+        Etm2Config cfg = Etm2Config.DEFAULT.withPortWidth(width);
+        byte[] capture = Etm2Encoder.encode(p.execution, p.image,
+                Etm2Encoder.Options.of(cfg).withBranchFolding(true));
+        int phantoms = 0;
+        for (int k = Etm2Capture.HEADER; k < capture.length; k += Etm2Capture.RECORD) {
+            if ((capture[k] & 8) != 0) {
+                phantoms++;
+            }
+        }
+        assertThat(phantoms).isGreaterThan(50);
+        assertThat(decode(capture, cfg, p)).isEqualTo(SyntheticProgram.steps(p.execution));
+    }
+
     /** Decoding from an arbitrary cycle is exact from the next sync point on: a suffix of the execution. */
     @ParameterizedTest
     @CsvSource({"1,4", "1,8", "1,16", "2,4", "2,8", "2,16"})

@@ -90,11 +90,13 @@ class MtbCorruptTest {
         List<TraceElement> e = decode(r.registers(), torn, image);
         assertThat(instructions(e)).isEqualTo(instructions(clean));
 
-        // POSITION read one packet late: the newest packet is stale or half written
-        byte[] half = r.sram().clone();
+        // The newest packet holds a stale source word (the location still had the packet of one wrap
+        // earlier when it was read): its walk cannot reach that source.
+        byte[] stale = r.sram().clone();
         int newest = (ptr + 1024 - 8) % 1024;
-        half[newest + 4] ^= 0x10;
-        List<TraceElement> h = decode(r.registers(), half, image);
+        int older = (ptr + 8 * 5) % 1024;
+        System.arraycopy(stale, older, stale, newest, 4);
+        List<TraceElement> h = decode(r.registers(), stale, image);
         assertThat(errors(h)).isPositive();
         assertThat(instructions(h)).isLessThan(instructions(clean));
     }
@@ -135,6 +137,15 @@ class MtbCorruptTest {
         assertThat(decode(regs, new byte[7], image)).singleElement().isInstanceOf(DecodeError.class);
         // MASK above what the dump holds acts as the largest buffer the dump can be: 8 bytes, POINTER 0
         assertThat(instructions(decode(regs, new byte[12], image))).isZero();
+    }
+
+    @Test
+    void noImageIsOneError() throws IOException {
+        MtbEncoder.Result r = MtbEncoder.encode(Fixtures.execution("m0plus"), Fixtures.image("m0plus"),
+                MtbEncoder.Options.ofSize(512));
+        List<TraceElement> e = decode(r.registers(), r.sram(),
+                io.armtrace.image.ProgramImage.of(new io.armtrace.image.MemoryImage()));
+        assertThat(e).singleElement().isInstanceOf(DecodeError.class);
     }
 
     static long instructions(List<TraceElement> e) {
