@@ -60,7 +60,6 @@ public final class Etm3Flow implements Etm3PacketReader.Listener {
 
     private long cycles;
     private boolean exceptionExitPending;
-    private boolean atomsLostReported;
     private boolean inGap;
 
     // context
@@ -173,7 +172,6 @@ public final class Etm3Flow implements Etm3PacketReader.Listener {
         inGap = false;
         exceptionExitPending = false;
         lastValid = false;
-        atomsLostReported = false;
         if (p.hasAddress) {
             setAddress(p.address, p.isa);
         }
@@ -209,10 +207,8 @@ public final class Etm3Flow implements Etm3PacketReader.Listener {
 
     private void atom(boolean executed) {
         if (!haveAddress) {
-            if (synced && !atomsLostReported) {
-                atomsLostReported = true;
-                // Atoms after an indirect branch or outside the image cannot be placed.
-            }
+            // before the first I-sync, after code outside the image, or after an indirect branch whose
+            // packet was lost: the atom cannot be placed (the next branch packet or I-sync re-anchors)
             lastValid = false;
             return;
         }

@@ -25,7 +25,8 @@ public final class Etm3PacketReader {
 
     private final Etm3Config config;
     private final Listener listener;
-    private final Etm3Packet p = new Etm3Packet();
+    private final Etm3Packet p;
+    private final int[] pTable;
     private final boolean alt;
     private final int ctxBytes;
     private final boolean v7m;
@@ -55,8 +56,14 @@ public final class Etm3PacketReader {
     private long dataAddress;
 
     public Etm3PacketReader(Etm3Config config, Listener listener) {
+        this(config, listener, new Etm3Packet());
+    }
+
+    private Etm3PacketReader(Etm3Config config, Listener listener, Etm3Packet packet) {
         this.config = config;
         this.listener = listener;
+        this.p = packet;
+        this.pTable = config.cycleAccurate() ? PHEADER_CA : PHEADER_PLAIN;
         this.alt = config.alternativeBranch();
         this.ctxBytes = config.contextIdBytes();
         this.v7m = config.armv7m();
@@ -526,7 +533,42 @@ public final class Etm3PacketReader {
         p.timestamp = timestamp;
     }
 
+    /**
+     * P-header meanings for every header byte, non-cycle-accurate and cycle-accurate: bit 31 valid,
+     * [30:28] format, [27:24] cycles, [23:20] atom count, [15:0] atom bits.
+     */
+    private static final int[] PHEADER_PLAIN = new int[256];
+    private static final int[] PHEADER_CA = new int[256];
+
+    static {
+        Etm3Packet q = new Etm3Packet();
+        for (boolean ca : new boolean[] {false, true}) {
+            Etm3PacketReader r = new Etm3PacketReader(new Etm3Config(ca ? Etm3Config.CR_CYCLE_ACCURATE : 0,
+                    Etm3Config.DEFAULT_ETMIDR, 0, 0, false), x -> { }, q);
+            for (int h = 0x80; h < 0x100; h += 2) {
+                q.kind = Kind.P_HEADER;
+                r.decodePHeader(h);
+                (ca ? PHEADER_CA : PHEADER_PLAIN)[h] = q.kind != Kind.P_HEADER ? 0
+                        : 1 << 31 | q.format << 28 | q.cycles << 24 | q.atomCount << 20 | q.atomBits;
+            }
+        }
+    }
+
     private void pHeader(int h) {
+        int v = pTable[h];
+        if (v == 0) {
+            malformed(String.format(config.cycleAccurate() ? "reserved cycle-accurate P-header 0x%02X"
+                    : "reserved P-header 0x%02X", h));
+            return;
+        }
+        Etm3Packet q = p;
+        q.format = (v >> 28) & 7;
+        q.cycles = (v >> 24) & 0xF;
+        q.atomCount = (v >> 20) & 0xF;
+        q.atomBits = v & 0xFFFF;
+    }
+
+    private void decodePHeader(int h) {
         Etm3Packet q = p;
         q.atomCount = 0;
         q.atomBits = 0;

@@ -9,6 +9,7 @@ import io.armtrace.image.ProgramImage;
 import io.armtrace.isa.Profile;
 import io.armtrace.trace.DecodeError;
 import io.armtrace.trace.ExceptionEntry;
+import io.armtrace.trace.ExceptionReturn;
 import io.armtrace.trace.Gap;
 import io.armtrace.trace.NoImage;
 import io.armtrace.trace.TraceElement;
@@ -66,6 +67,14 @@ class Etm3CorpusRoundTripTest {
         for (int i = 0; i < ex.size(); i++) {
             assertThat(ex.get(i).number()).as("exception %d", i).isEqualTo(taken.get(i).number());
             assertThat(ex.get(i).preferredReturn()).as("exception %d return", i).isEqualTo(taken.get(i).preferredReturn());
+        }
+        // exception returns: A/R cores return with an exception-return instruction; ARMv7-M ones are
+        // marked by the exception exit packet when the options ask for it
+        if (!o.armv7m() || o.exceptionPackets()) {
+            List<Long> returns = els.stream().filter(e -> e instanceof ExceptionReturn).map(e -> ((ExceptionReturn) e).target()).toList();
+            List<Long> resumed = x.events().stream().filter(e -> e instanceof ExecutionEvent.ExceptionReturned)
+                    .map(e -> ((ExecutionEvent.ExceptionReturned) e).resume()).toList();
+            assertThat(returns).isEqualTo(resumed);
         }
     }
 }

@@ -100,4 +100,59 @@ class Etm3FlowTest {
                 new InstructionRange(0x10, 0x2000, 0x2004, 1, Isa.A32, 0x2000, WaypointKind.NONE, true),
                 new InstructionRange(0x10, 0x2004, 0x2008, 1, Isa.A32, 0x2004, WaypointKind.NONE, true));
     }
+
+    static List<TraceElement> decode(Etm3Config cfg, int... bytes) {
+        ElementCollector c = new ElementCollector();
+        Etm3Flow flow = new Etm3Flow(cfg, image(), c);
+        Etm3PacketReader r = new Etm3PacketReader(cfg, flow);
+        byte[] b = new byte[bytes.length];
+        for (int i = 0; i < b.length; i++) {
+            b[i] = (byte) bytes[i];
+        }
+        r.push(b, 0, b.length);
+        r.end();
+        flow.end();
+        return c.elements();
+    }
+
+    @Test
+    void armv7mExceptionNumbersAndTheExceptionExitPacket() {
+        Etm3Config m = new Etm3Config(0, Etm3Config.DEFAULT_ETMIDR, 0, 0x10, true);
+        // I-sync at 0x100C (Thumb); E (MOV); a branch with Excp 0x00F (SysTick);
+        // then exception exit and a branch back to 0x100E
+        List<TraceElement> e = decode(m, Etm3PacketReaderTest.cat(ASYNC, new int[] {0x08, 0x20, 0x0D, 0x10, 0x00, 0x00,
+                0x84, 0x99, 0xA0, 0x80, 0x80, 0x50, 0x1E, 0x76, 0x0F}));
+        assertThat(e).contains(new ExceptionEntry(0x10, 15, "SysTick", 0x100E, false),
+                new io.armtrace.trace.ExceptionReturn(0x10, 0x100E));
+        // the same bytes from an A/R core: Excp b1111 is FIQ (vector 7)
+        Etm3Config ar = new Etm3Config(0, Etm3Config.DEFAULT_ETMIDR, 0, 0x10, false);
+        assertThat(decode(ar, Etm3PacketReaderTest.cat(ASYNC, new int[] {0x08, 0x20, 0x0D, 0x10, 0x00, 0x00,
+                0x84, 0x99, 0xA0, 0x80, 0x80, 0x50, 0x1E}))).contains(new ExceptionEntry(0x10, 7, "FIQ", 0x100E, false));
+    }
+
+    @Test
+    void securityStateContextIdAndVmidBecomeContextElements() {
+        Etm3Config c = new Etm3Config(1L << Etm3Config.CR_CONTEXT_ID_SHIFT | Etm3Config.CR_VMID,
+                Etm3Config.DEFAULT_ETMIDR, Etm3Config.CCER_VIRTUALIZATION, 0x10, false);
+        // I-sync with context ID 0x42, Non-secure; VMID 7; a 5-byte branch with exception byte 0: NS = 0
+        List<TraceElement> e = decode(c, Etm3PacketReaderTest.cat(ASYNC, new int[] {0x08, 0x42, 0x28, 0x00, 0x20, 0x00,
+                0x00, 0x3C, 0x07, 0x81, 0x80, 0x81, 0x80, 0x48, 0x00}));
+        assertThat(e.stream().filter(x -> x instanceof Context).toList()).containsExactly(
+                new Context(0x10, 0x42, -1, true, false),
+                new Context(0x10, 0x42, 7, true, false),
+                new Context(0x10, 0x42, 7, false, false));
+    }
+
+    @Test
+    void haltingDebugExceptionInvalidatesTheAddressUntilTheNextISync() {
+        // branch with Excp b0001 (halting debug): its address is not valid (Table 7.12 note)
+        List<TraceElement> e = decode(Etm3PacketReaderTest.cat(ASYNC, new int[] {0x08, 0x00, 0x00, 0x20, 0x00, 0x00,
+                0x84, 0x81, 0x80, 0x80, 0x80, 0x48, 0x02, 0x84, 0x08, 0x60, 0x04, 0x20, 0x00, 0x00, 0x84}));
+        assertThat(e).contains(new ExceptionEntry(0x10, -1, "Halting debug", 0x2004, false));
+        assertThat(e.stream().filter(x -> x instanceof TraceOn).map(x -> ((TraceOn) x).reason()).toList())
+                .containsExactly(TraceOn.Reason.SYNC, TraceOn.Reason.DEBUG_EXIT);
+        assertThat(e.stream().filter(x -> x instanceof InstructionRange).toList()).containsExactly(
+                new InstructionRange(0x10, 0x2000, 0x2004, 1, Isa.A32, 0x2000, WaypointKind.NONE, true),
+                new InstructionRange(0x10, 0x2004, 0x2008, 1, Isa.A32, 0x2004, WaypointKind.NONE, true));
+    }
 }
