@@ -26,6 +26,14 @@ import java.util.Map;
  *
  * <p>The execution does not say how many cycles instructions took: in cycle-accurate mode each
  * instruction counts as one cycle. Timestamps count instructions.
+ *
+ * <p>What the trace cannot carry, by the protocol's design: whether a non-waypoint instruction passed
+ * its condition (PFT traces only waypoints), including the last instruction before an exception,
+ * which the waypoint update reports as reached whether or not it passed (4.5.5). A decoder reports
+ * such instructions as executed. When the execution ends after non-waypoint code, the trace ends with
+ * a waypoint update for it, as a PTM does when tracing stops. An executed SVC/SMC/BKPT that the
+ * record does not follow with an exception (a user-mode record) is traced as that exception into
+ * untraced code, and trace resumes with an I-sync at the next instruction.
  */
 public final class PtmEncoder {
 
@@ -257,7 +265,6 @@ public final class PtmEncoder {
         private long segStart;
         private boolean codeSinceWaypoint;
         private long lastStepAddr;
-        private int lastStepSize;
         private Isa lastStepIsa = Isa.A32;
         private long expectedNext = -1;
 
@@ -370,7 +377,6 @@ public final class PtmEncoder {
                 }
             }
             lastStepAddr = a;
-            lastStepSize = size;
             lastStepIsa = s.isa();
         }
 
