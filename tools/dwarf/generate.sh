@@ -17,6 +17,9 @@ for v in 2 3 4 5; do
     build eabi-arm-dwarf$v arm-none-eabi-gcc -O1 -g -gdwarf-$v -marm -mcpu=arm926ej-s $BARE
     build eabi-thumb-dwarf$v arm-none-eabi-gcc -O2 -g -gdwarf-$v -mthumb -mcpu=cortex-m3 $BARE
 done
+# unused code dropped by the linker: its sequence at address 0 overlaps the program at 0x40
+build eabi-m3-gc-dwarf5 arm-none-eabi-gcc -O1 -g -gdwarf-5 -mthumb -mcpu=cortex-m3 -ffunction-sections \
+    -Wl,--gc-sections -Wl,-Ttext=0x40 $BARE
 for v in 4 5; do
     build linux-arm-dwarf$v arm-linux-gnueabihf-gcc -O1 -g -gdwarf-$v -marm -nostdlib -Wl,-e,main -Wl,--build-id=none
     build linux-thumb-dwarf$v arm-linux-gnueabihf-gcc -O2 -g -gdwarf-$v -mthumb -nostdlib -Wl,-e,main -Wl,--build-id=none
@@ -26,6 +29,7 @@ for f in ../../src/test/resources/groundtruth/*.elf.gz; do
     name=$(basename "$f" .elf.gz)
     gzip -dc "$f" > "/tmp/$name.elf"
     # (the directories of the build machine are cut from the CU lines)
-    readelf --debug-dump=decodedline -W "/tmp/$name.elf" | sed -E 's#^(CU: )/[^:]*/#\1#' > "$out/groundtruth-$name.decodedline.txt"
+    readelf --debug-dump=decodedline -W "/tmp/$name.elf" | sed -E 's#^(CU: )/[^:]*/#\1#' \
+        | gzip -9n > "$out/groundtruth-$name.decodedline.txt.gz"
     rm -f "/tmp/$name.elf"
 done

@@ -31,3 +31,17 @@ int main(void)
     sink = work(40);
     return 0;
 }
+
+/* Never called: with -ffunction-sections and --gc-sections the linker drops it, and its line
+ * sequence stays in .debug_line at address 0. */
+int unused_function(int *p, int n)
+{
+    int s = 0;
+    for (int i = 0; i < n; i++) {
+        s += p[i] * 3 + (p[i] >> 2) - table(p[i]);
+        if (s > 100000)
+            s /= 7;
+        p[i] = s ^ (s << 3);
+    }
+    return s + table(n);
+}

@@ -71,4 +71,21 @@ PY
     fi
   done
 done
+
+# PTM_BENCH=1: time trc_pkt_lister on the benchmark inputs that PtmDecodeBenchmark's setup wrote
+# (bench/run PtmDecodeBenchmark first). CPU time (user+sys) is what to compare on a shared machine.
+if [ "${PTM_BENCH:-0}" = 1 ]; then
+  for d in target/bench-data/ptm-*; do
+    [ -d "$d" ] || continue
+    size=$(stat -c %s "$d/trace_0.bin")
+    for mode in "" "-decode_only"; do
+      start=$(date +%s.%N)
+      # shellcheck disable=SC2086
+      cpu=$( { /usr/bin/env time -f "%U %S" trc_pkt_lister -ss_dir "$d" $mode -logfilename /dev/null >/dev/null 2>/dev/null; } 2>&1 | tail -1)
+      end=$(date +%s.%N)
+      python3 -c "import sys; u,s=map(float,sys.argv[1].split()); w=float(sys.argv[3])-float(sys.argv[2]); n=int(sys.argv[4]); print('ptm.sh: trc_pkt_lister %s %s: %.1f s CPU (%.2f MB/s), %.1f s wall' % (sys.argv[5], sys.argv[6] or 'packets', u+s, n/1e6/(u+s), w))" \
+        "$cpu" "$start" "$end" "$size" "$d" "$mode"
+    done
+  done
+fi
 exit $status

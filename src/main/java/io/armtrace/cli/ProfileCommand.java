@@ -47,7 +47,8 @@ final class ProfileCommand implements Callable<Integer> {
             for (AnalysisRun.Result r : results) {
                 Profile p = new Profile(r.analysis());
                 if (folded) {
-                    p.writeFolded(out, cycles);
+                    // several sources (cores): each under a root frame of its own
+                    p.writeFolded(out, cycles, results.size() > 1 ? "[" + r.job().label() + "]" : null);
                     continue;
                 }
                 if (results.size() > 1) {

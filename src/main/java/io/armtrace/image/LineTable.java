@@ -53,16 +53,35 @@ public final class LineTable {
             this.problem = problem;
             List<DwarfLineReader.Row> rows = reader == null ? List.of() : reader.rows;
             // address ranges [row, next row of the same sequence), empty ones dropped
+            // Sequences of functions the linker discarded (--gc-sections) are left at address 0; where
+            // one overlaps code of a sequence that starts elsewhere, the discarded one is dropped.
             List<long[]> ranges = new ArrayList<>();
+            List<long[]> atZero = new ArrayList<>();
+            boolean sequenceAtZero = true;
             for (int i = 0; i + 1 < rows.size(); i++) {
                 DwarfLineReader.Row r = rows.get(i);
                 DwarfLineReader.Row n = rows.get(i + 1);
+                if (i == 0 || rows.get(i - 1).endSequence()) {
+                    sequenceAtZero = r.address() == 0;
+                }
                 if (r.endSequence() || n.address() <= r.address()) {
                     continue;
                 }
-                ranges.add(new long[] {r.address(), n.address(), r.file(), r.line()});
+                (sequenceAtZero ? atZero : ranges).add(new long[] {r.address(), n.address(), r.file(), r.line()});
             }
             ranges.sort((a, b) -> Long.compare(a[0], b[0]));
+            if (!atZero.isEmpty()) {
+                long[] starts = ranges.stream().mapToLong(a -> a[0]).toArray();
+                for (long[] z : atZero) {
+                    int j = Arrays.binarySearch(starts, z[1]);
+                    j = j < 0 ? -j - 2 : j - 1; // last range starting before z's end
+                    boolean overlaps = j >= 0 && ranges.get(j)[1] > z[0];
+                    if (!overlaps) {
+                        ranges.add(z);
+                    }
+                }
+                ranges.sort((a, b) -> Long.compare(a[0], b[0]));
+            }
             int k = ranges.size();
             start = new long[k];
             end = new long[k];

@@ -110,6 +110,18 @@ public final class HtmlReport {
             out.println("</table>");
         }
 
+        if (!a.image.lines().isEmpty() && !fns.isEmpty()) {
+            List<Profile.Entry> lines = p.byLine();
+            out.println("<h3>Top source lines</h3>");
+            out.println("<table><tr><th class=\"n\">instructions</th><th class=\"n\">%</th><th>line</th><th>function</th></tr>");
+            for (int i = 0; i < lines.size() && i < top; i++) {
+                Profile.Entry e = lines.get(i);
+                out.printf("<tr><td class=\"n\">%d</td><td class=\"n\">%.2f</td><td><code>%s</code></td><td><code>%s</code></td></tr>%n",
+                        e.instructions(), Profile.pct(e.instructions(), a.instructions), esc(e.name()), esc(e.function()));
+            }
+            out.println("</table>");
+        }
+
         Coverage.Result r = s.coverage().result();
         out.println("<h3>Coverage</h3>");
         long fnTotal = r.functions().size();

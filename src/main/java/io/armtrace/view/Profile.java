@@ -129,6 +129,11 @@ public final class Profile implements ElementSink {
      * the instructions executed with exactly that path on the stack (cycles with {@code cycles}).
      */
     public void writeFolded(PrintWriter out, boolean cycles) {
+        writeFolded(out, cycles, null);
+    }
+
+    /** Folded stacks under an outermost frame named {@code root} (e.g. the trace source), if not null. */
+    public void writeFolded(PrintWriter out, boolean cycles, String root) {
         FunctionMap fns = analysis.functions();
         StringBuilder sb = new StringBuilder();
         List<String> path = new ArrayList<>();
@@ -142,6 +147,9 @@ public final class Profile implements ElementSink {
                 path.add(frameName(fns.name(analysis.nodeFunction[m])));
             }
             sb.setLength(0);
+            if (root != null) {
+                sb.append(frameName(root)).append(';');
+            }
             for (int i = path.size() - 1; i >= 0; i--) {
                 sb.append(path.get(i));
                 if (i > 0) {

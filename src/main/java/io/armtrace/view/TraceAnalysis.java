@@ -41,7 +41,8 @@ import java.util.TreeSet;
  * the call. A range that starts at the return address of a frame on the stack is a return to that
  * frame (a plain return, or a longjmp past several frames). An exception pushes a frame returning to
  * its preferred return address; an exception return pops to it. A gap or overflow empties the stack,
- * since what happened in between is unknown. A branch without link to another function (a tail call)
+ * since what happened in between is unknown; when tracing restarts after being off, the trace goes on
+ * in the innermost frame of the function it picks up in, or with a fresh stack. A branch without link to another function (a tail call)
  * changes the function of the top frame.
  */
 public final class TraceAnalysis implements ElementSink {
@@ -68,6 +69,8 @@ public final class TraceAnalysis implements ElementSink {
     Isa[] rangeIsa = new Isa[256];
     /** Function the range ran in when no symbol covers it (the tracked frame's). */
     int[] rangeFunction = new int[256];
+    /** Function of the symbol at the range's start, or -1. */
+    int[] rangeSymbol = new int[256];
     long[] rangeTimes = new long[256];
     long[] rangeLastFailed = new long[256];
     long[] rangeCycles = new long[256];
@@ -110,6 +113,8 @@ public final class TraceAnalysis implements ElementSink {
     private int depth;
 
     private boolean pendingCall;
+    /** Tracing restarted: the stack may hold frames that returned while it was off. */
+    private boolean resync;
     private long pendingCallReturn;
     private long pendingCallSite;
     private boolean pendingException;
@@ -185,6 +190,7 @@ public final class TraceAnalysis implements ElementSink {
                 lostTrack();
             } else if (t.reason() != TraceOn.Reason.PERIODIC) {
                 lastSlot = -1; // cycles counted up to here passed while tracing was off: no code's
+                resync = depth > 0;
             }
         } else if (e instanceof NoImage) {
             noImage++;
@@ -206,7 +212,8 @@ public final class TraceAnalysis implements ElementSink {
 
     private void range(InstructionRange r) {
         long start = r.start();
-        int sym = functions.at(start);
+        int slot = slot(r);
+        int sym = rangeSymbol[slot];
         if (pendingCall) {
             pendingCall = false;
             int callee = sym >= 0 ? sym : functions.entry(start);
@@ -215,6 +222,20 @@ public final class TraceAnalysis implements ElementSink {
             pendingException = false;
             int handler = sym >= 0 ? sym : functions.entry(start);
             push(FRAME_EXCEPTION, handler, pendingExceptionReturn, -1);
+        } else if (resync) {
+            // Tracing was off: returns may have gone by unseen. Continue in the innermost frame of the
+            // function the trace picks up in; if none (or no symbols say), start a fresh stack.
+            int keep = -1;
+            if (sym >= 0) {
+                for (int i = depth - 1; i >= 0; i--) {
+                    if (frameFunction[i] == sym) {
+                        keep = i;
+                        break;
+                    }
+                }
+            }
+            popTo(keep + 1);
+            pendingException = false;
         } else {
             // a return: the range starts where a frame on the stack returns to
             int lowest = Math.max(0, depth - RETURN_SEARCH);
@@ -225,6 +246,7 @@ public final class TraceAnalysis implements ElementSink {
                 }
             }
         }
+        resync = false;
         if (depth == 0) {
             push(FRAME_ROOT, sym >= 0 ? sym : functions.entry(start), -1, -1);
         }
@@ -237,7 +259,9 @@ public final class TraceAnalysis implements ElementSink {
             frameNode[top] = node(parent, fn);
         }
 
-        int slot = slot(r, fn);
+        if (rangeFunction[slot] < 0) {
+            rangeFunction[slot] = fn;
+        }
         rangeTimes[slot]++;
         if (!r.lastExecuted()) {
             rangeLastFailed[slot]++;
@@ -393,7 +417,7 @@ public final class TraceAnalysis implements ElementSink {
         return n;
     }
 
-    private int slot(InstructionRange r, int fn) {
+    private int slot(InstructionRange r) {
         // start and end are 32-bit addresses; a key shared by another range (another ISA) probes on
         long key = r.start() << 32 ^ r.end();
         int s;
@@ -411,6 +435,7 @@ public final class TraceAnalysis implements ElementSink {
             rangeCount = Arrays.copyOf(rangeCount, n);
             rangeIsa = Arrays.copyOf(rangeIsa, n);
             rangeFunction = Arrays.copyOf(rangeFunction, n);
+            rangeSymbol = Arrays.copyOf(rangeSymbol, n);
             rangeTimes = Arrays.copyOf(rangeTimes, n);
             rangeLastFailed = Arrays.copyOf(rangeLastFailed, n);
             rangeCycles = Arrays.copyOf(rangeCycles, n);
@@ -419,7 +444,8 @@ public final class TraceAnalysis implements ElementSink {
         rangeEnd[s] = r.end();
         rangeCount[s] = r.count();
         rangeIsa[s] = r.isa();
-        rangeFunction[s] = fn;
+        rangeFunction[s] = -1;
+        rangeSymbol[s] = functions.at(r.start());
         rangeSlots.put(key, s);
         return s;
     }

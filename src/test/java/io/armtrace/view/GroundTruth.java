@@ -23,7 +23,8 @@ import java.util.List;
  * next instruction is not the next in memory; exceptions and exception returns in between.
  */
 final class GroundTruth {
-    static final List<String> NAMES = Corpus.names();
+    /** Bare-metal programs and Linux user-mode programs (static glibc: many functions, SVCs to the kernel). */
+    static final List<String> NAMES = java.util.stream.Stream.concat(Corpus.names().stream(), Corpus.userModeNames().stream()).toList();
 
     record Case(String name, Profile profile, Execution execution, ProgramImage image) {
     }

@@ -19,9 +19,9 @@ import java.util.SplittableRandom;
  * buffer of {@code bufferSize} bytes that sits at {@code bufferOffset} of an SRAM region of
  * {@code sramSize} bytes starting at bus address {@code base}.
  *
- * <p>A branch writes a packet whenever it is taken, also when it lands on the next instruction (a
- * {@code MOV pc, r3} through a jump table whose entry is the following case): the program image tells
- * which executed instructions are branches.
+ * <p>Packets record non-sequential changes of the PC: a branch that lands on the next instruction (a
+ * {@code MOV pc, r3} through a jump table whose entry is the following case) writes none. The program
+ * image is used to recognise the returning instruction of a tail-chained exception.
  *
  * <p>Trace windows model the MTB's TSTART/TSTOP inputs driven by address comparators: when an
  * instruction at a {@code tstart} address executes, trace is enabled (the next packet has S = 1); when
@@ -33,9 +33,13 @@ import java.util.SplittableRandom;
  */
 public final class MtbEncoder {
 
-    /** Encoder settings. {@code fillSeed} 0 leaves unused SRAM zero, otherwise fills it with noise. */
+    /**
+     * Encoder settings. {@code fillSeed} 0 leaves unused SRAM zero, otherwise fills it with noise.
+     * {@code watermark} (0 = none) is a byte offset in the buffer: when POINTER reaches it, trace stops
+     * for good (FLOW.WATERMARK with AUTOSTOP).
+     */
     public record Options(int bufferSize, long sramSize, long bufferOffset, long base, long[] tstart, long[] tstop,
-                          long haltAfter, boolean recordPc, int positionBits, long fillSeed) {
+                          long haltAfter, boolean recordPc, int positionBits, long fillSeed, long watermark) {
         public Options {
             if (bufferSize < 16 || Integer.bitCount(bufferSize) != 1) {
                 throw new IllegalArgumentException("the MTB buffer size must be a power of two of at least 16 bytes, not "
@@ -54,37 +58,49 @@ public final class MtbEncoder {
             if (positionBits < 4 || positionBits > 32) {
                 throw new IllegalArgumentException("position-bits must be 4..32.");
             }
+            if (watermark < 0 || watermark >= bufferSize || watermark % 8 != 0) {
+                throw new IllegalArgumentException("the watermark must be a multiple of 8 inside the buffer, not "
+                        + watermark + ".");
+            }
             tstart = tstart == null ? new long[0] : tstart.clone();
             tstop = tstop == null ? new long[0] : tstop.clone();
         }
 
         public static Options ofSize(int bufferSize) {
-            return new Options(bufferSize, bufferSize, 0, 0x20000000L, null, null, 0, true, 32, 0);
+            return new Options(bufferSize, bufferSize, 0, 0x20000000L, null, null, 0, true, 32, 0, 0);
         }
 
         public Options withWindows(long[] starts, long[] stops) {
             return new Options(bufferSize, sramSize, bufferOffset, base, starts, stops, haltAfter, recordPc, positionBits,
-                    fillSeed);
+                    fillSeed, watermark);
         }
 
         public Options withHaltAfter(long n) {
-            return new Options(bufferSize, sramSize, bufferOffset, base, tstart, tstop, n, recordPc, positionBits, fillSeed);
+            return new Options(bufferSize, sramSize, bufferOffset, base, tstart, tstop, n, recordPc, positionBits, fillSeed,
+                    watermark);
         }
 
         public Options inSram(long size, long offset, int bits, long seed) {
-            return new Options(bufferSize, size, offset, base, tstart, tstop, haltAfter, recordPc, bits, seed);
+            return new Options(bufferSize, size, offset, base, tstart, tstop, haltAfter, recordPc, bits, seed, watermark);
         }
 
         public Options withPc(boolean pc) {
             return new Options(bufferSize, sramSize, bufferOffset, base, tstart, tstop, haltAfter, pc, positionBits,
-                    fillSeed);
+                    fillSeed, watermark);
+        }
+
+        public Options withWatermark(long offset) {
+            return new Options(bufferSize, sramSize, bufferOffset, base, tstart, tstop, haltAfter, recordPc, positionBits,
+                    fillSeed, offset);
         }
     }
 
     /** The SRAM contents and the registers, plus how many packets were written in all. */
-    public record Result(byte[] sram, long position, long master, long base, OptionalLong pc, long packetsWritten) {
+    public record Result(byte[] sram, long position, long master, OptionalLong flow, long base, OptionalLong pc,
+                         long packetsWritten) {
         public Registers registers() {
             Registers r = new Registers().put("POSITION", position).put("MASTER", master).put("BASE", base);
+            flow.ifPresent(f -> r.put("FLOW", f));
             pc.ifPresent(p -> r.put("PC", p));
             return r;
         }
@@ -110,6 +126,8 @@ public final class MtbEncoder {
     private boolean wrapped;
     private boolean enabled;
     private boolean startPending = true;
+    /** Stopped by the watermark: TSTART does not restart it. */
+    private boolean autostopped;
     private long written;
 
     private MtbEncoder(Options o, ProgramImage image) {
@@ -136,16 +154,6 @@ public final class MtbEncoder {
         return classifier.classify(image.memory(), s.address(), Isa.T32, 0, insn) && insn.kind == WaypointKind.INDIRECT_BRANCH;
     }
 
-    /** True if {@code s} is an executed branch that was taken although it lands on the next instruction. */
-    private boolean branchToNext(ExecutionEvent.Step s) {
-        if (image == null || !s.executed() || s.isa() != Isa.T32
-                || !classifier.classify(image.memory(), s.address(), Isa.T32, 0, insn)) {
-            return false;
-        }
-        return insn.kind == WaypointKind.INDIRECT_BRANCH
-                || (insn.kind == WaypointKind.DIRECT_BRANCH && insn.target == s.address() + s.size());
-    }
-
     private Result run(List<ExecutionEvent> events) {
         ExecutionEvent.Step prev = null;
         long steps = 0;
@@ -163,8 +171,7 @@ public final class MtbEncoder {
                 if (afterReturn) {
                     packet(excReturn(depth) | 1, (int) returnResume);
                     afterReturn = false;
-                } else if (prev != null && !sincePrev
-                        && (s.address() != prev.address() + prev.size() || branchToNext(prev))) {
+                } else if (prev != null && !sincePrev && s.address() != prev.address() + prev.size()) {
                     packet((int) prev.address(), (int) s.address());
                 }
                 if (halting) {
@@ -205,7 +212,7 @@ public final class MtbEncoder {
                     continue;
                 } else {
                     if (prev != null && !sincePrev && x.preferredReturn() != prev.address()
-                            && (x.preferredReturn() != prev.address() + prev.size() || branchToNext(prev))) {
+                            && x.preferredReturn() != prev.address() + prev.size()) {
                         packet((int) prev.address(), (int) x.preferredReturn()); // taken branch, then the exception
                     }
                     if (halting) {
@@ -254,7 +261,9 @@ public final class MtbEncoder {
         long addrMask = o.positionBits() == 32 ? 0xFFFFFFFFL : (1L << o.positionBits()) - 1;
         long position = ((o.base() + bufferStart + pointer) & addrMask & ~7L) | (wrapped ? 4 : 0);
         OptionalLong pcReg = o.recordPc() && pc >= 0 ? OptionalLong.of(pc) : OptionalLong.empty();
-        return new Result(sram, position, master, o.base(), pcReg, written);
+        OptionalLong flow = o.watermark() > 0
+                ? OptionalLong.of(((o.base() + bufferStart + o.watermark()) & addrMask & ~7L) | 1) : OptionalLong.empty();
+        return new Result(sram, position, master, flow, o.base(), pcReg, written);
     }
 
     /** The EXC_RETURN a return leaves with, given the nesting depth after it. */
@@ -264,7 +273,7 @@ public final class MtbEncoder {
 
     private void comparators(long address) {
         for (long a : o.tstart()) {
-            if (a == address && !enabled) {
+            if (a == address && !enabled && !autostopped) {
                 enabled = true;
                 startPending = true;
             }
@@ -294,6 +303,10 @@ public final class MtbEncoder {
         if (pointer == o.bufferSize()) {
             pointer = 0;
             wrapped = true;
+        }
+        if (o.watermark() > 0 && pointer == o.watermark()) {
+            enabled = false;
+            autostopped = true;
         }
     }
 

@@ -29,8 +29,9 @@ import java.util.OptionalLong;
  * halted core's PC is given ({@link #finish}).
  *
  * <p>Every walk is checked: the source must be reached exactly by stepping through the instructions
- * of the image, no unconditional branch may lie on the way (it would have written a packet), and a
- * branch source must be a branch (a direct one to the packet's destination). A packet that fails
+ * of the image, no unconditional direct branch elsewhere than to the next instruction and no SVC may
+ * lie on the way (they would have written a packet), and a branch source must be a branch (a direct
+ * one to the packet's destination). A packet that fails
  * becomes a {@link DecodeError} and decoding continues at its destination. Walks only go forward and
  * are bounded, so corrupt packets can neither loop nor run away. MTB carries no condition codes: every
  * walked instruction is reported executed.
@@ -270,6 +271,10 @@ public final class MtbFlow implements MtbPacketListener {
         long next = b.nextAddress();
         return switch (b.kind()) {
             case DIRECT_BRANCH -> b.target() == next;
+            // An indirect branch (BX, POP/LDR pc, MOV pc) may load the address of the next instruction
+            // (a jump table whose entry is the following case): the PC then changes sequentially, and
+            // the MTB records non-sequential changes. The register value is not in the trace.
+            case INDIRECT_BRANCH -> true;
             // SVC right before an exception entry's preferred return raised that exception; BKPT halts
             // into debug state (semihosting, breakpoints) and execution resumes at the next instruction.
             case EXCEPTION_CALL -> (exception && next == to) || isBkpt(b);

@@ -19,10 +19,12 @@ public final class MtbProgram {
     private final ProgramImage image;
     private final CodeWalker walker;
     private final ExceptionVectors vectors;
+    private final OptionalLong vtor;
 
     /** {@code vtor}: the vector table address if known; otherwise it is looked for in the image. */
     public MtbProgram(ProgramImage image, OptionalLong vtor, int cacheBlocks) {
         this.image = image;
+        this.vtor = vtor;
         this.walker = new CodeWalker(image.memory(), new InstructionClassifier(Profile.M), false, BLOCK_BYTES,
                 cacheBlocks);
         this.vectors = ExceptionVectors.find(image, vtor);
@@ -34,6 +36,11 @@ public final class MtbProgram {
 
     public ProgramImage image() {
         return image;
+    }
+
+    /** The vector table address it was built with, if given. */
+    public OptionalLong vtor() {
+        return vtor;
     }
 
     CodeWalker walker() {

@@ -23,6 +23,13 @@ import java.util.OptionalLong;
 
 /** The Micro Trace Buffer of Cortex-M0+, M23 and M33: packet pairs in SRAM, read out after a stop. */
 public final class MtbProtocol implements TraceProtocol {
+    /**
+     * The programs last decoded on this thread, kept for the next dumps of the same firmware (a fleet
+     * of crash reports from a few firmware builds): code block cache and vector table are built once.
+     */
+    private static final int KEPT_PROGRAMS = 4;
+    private static final ThreadLocal<MtbProgram[]> PROGRAMS = ThreadLocal.withInitial(() -> new MtbProgram[KEPT_PROGRAMS]);
+    private static final ThreadLocal<int[]> NEXT_SLOT = ThreadLocal.withInitial(() -> new int[1]);
 
     @Override
     public String name() {
@@ -74,14 +81,33 @@ public final class MtbProtocol implements TraceProtocol {
             sink.accept(new DecodeError(source, layout.problem(), -1, 0));
             return;
         }
+        if (input.image() == null || input.image().memory().isEmpty()) {
+            sink.accept(new DecodeError(source, "MTB packets give only branch addresses: decoding needs the program "
+                    + "image (--image firmware.elf)", -1, layout.bufferOffset()));
+            return;
+        }
         long limit = input.options() == null ? 0 : input.options().instructionLimit();
-        MtbFlow flow = new MtbFlow(new MtbProgram(input.image(), config.vtor()), source, limit, sink);
+        MtbFlow flow = new MtbFlow(program(input.image(), config.vtor()), source, limit, sink);
         long missing = MtbPacketReader.read(input.data(), layout, flow);
         if (missing > 0) {
             sink.accept(new Gap(source, "the dump ends " + missing + " bytes before the end of the MTB buffer",
                     layout.dumpLength()));
         }
         flow.finish(completesWithPc(config) ? config.pc() : OptionalLong.empty(), layout.dumpLength());
+    }
+
+    private static MtbProgram program(ProgramImage image, OptionalLong vtor) {
+        MtbProgram[] kept = PROGRAMS.get();
+        for (MtbProgram p : kept) {
+            if (p != null && p.image() == image && p.vtor().equals(vtor)) {
+                return p;
+            }
+        }
+        int[] next = NEXT_SLOT.get();
+        MtbProgram p = new MtbProgram(image, vtor);
+        kept[next[0]] = p;
+        next[0] = (next[0] + 1) % KEPT_PROGRAMS;
+        return p;
     }
 
     /**
@@ -123,12 +149,14 @@ public final class MtbProtocol implements TraceProtocol {
         boolean recordPc = pc == null || pc.equalsIgnoreCase("yes") || pc.equalsIgnoreCase("true");
         int bits = (int) number(opts.remove("position-bits"), 32, "position-bits");
         String fill = opts.remove("fill");
+        long watermark = number(opts.remove("watermark"), 0, "watermark");
         long seed = fill == null || fill.equalsIgnoreCase("zero") ? 0 : number(fill, 0, "fill");
         if (!opts.isEmpty()) {
             throw new IllegalArgumentException("unknown MTB encoder option '" + opts.keySet().iterator().next()
                     + "'; known: " + String.join(", ", encodeOptions().keySet()) + ".");
         }
-        MtbEncoder.Options o = new MtbEncoder.Options(size, sram, offset, base, tstart, tstop, halt, recordPc, bits, seed);
+        MtbEncoder.Options o = new MtbEncoder.Options(size, sram, offset, base, tstart, tstop, halt, recordPc, bits, seed,
+                watermark);
         MtbEncoder.Result r = MtbEncoder.encode(execution, image, o);
         return new EncodeOutput(r.sram(), r.registers(), "MTB");
     }
@@ -146,6 +174,7 @@ public final class MtbProtocol implements TraceProtocol {
         m.put("pc", "record the halted core's PC as register PC: yes or no (default yes)");
         m.put("position-bits", "implemented address bits of POSITION, higher bits read as zero (default 32)");
         m.put("fill", "unused SRAM: zero, or a number seeding pseudo-random stale data (default zero)");
+        m.put("watermark", "byte offset in the buffer where trace stops for good (FLOW AUTOSTOP; default none)");
         return m;
     }
 

@@ -139,6 +139,15 @@ class MtbCorruptTest {
         assertThat(instructions(decode(regs, new byte[12], image))).isZero();
     }
 
+    @Test
+    void noImageIsOneError() throws IOException {
+        MtbEncoder.Result r = MtbEncoder.encode(Fixtures.execution("m0plus"), Fixtures.image("m0plus"),
+                MtbEncoder.Options.ofSize(512));
+        List<TraceElement> e = decode(r.registers(), r.sram(),
+                io.armtrace.image.ProgramImage.of(new io.armtrace.image.MemoryImage()));
+        assertThat(e).singleElement().isInstanceOf(DecodeError.class);
+    }
+
     static long instructions(List<TraceElement> e) {
         return e.stream().filter(x -> x instanceof InstructionRange).mapToLong(x -> ((InstructionRange) x).count()).sum();
     }

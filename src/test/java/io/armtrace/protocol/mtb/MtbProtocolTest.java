@@ -78,7 +78,7 @@ class MtbProtocolTest {
         assertThat(lines.get(0)).contains("4096 bytes at byte 4096").contains("wrapped").contains("512 packets");
         assertThat(lines).hasSize(1 + 512);
         assertThat(lines.get(lines.size() - 1)).contains("exception return (2 of 2)");
-        long pointer = 0x20003a88L - 0x20003000L;
+        long pointer = 0x200039d0L - 0x20003000L;
         assertThat(offsets.get(1)).isEqualTo(4096 + pointer);
         assertThat(offsets.get(lines.size() - 1)).isEqualTo(4096 + pointer - 8);
     }

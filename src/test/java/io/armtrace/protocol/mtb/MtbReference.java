@@ -3,18 +3,13 @@ package io.armtrace.protocol.mtb;
 import io.armtrace.execution.Execution;
 import io.armtrace.execution.ExecutionEvent;
 import io.armtrace.image.ProgramImage;
-import io.armtrace.isa.Insn;
-import io.armtrace.isa.InstructionClassifier;
-import io.armtrace.isa.Profile;
-import io.armtrace.trace.Isa;
-import io.armtrace.trace.WaypointKind;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
  * What an MTB decode must give back for an execution, derived without encoding anything: the rule of
- * the MTB storage format stated over instruction indices. Every taken branch (also one that lands on
- * the next instruction, which only the image can tell), exception entry and
+ * the MTB storage format stated over instruction indices. Every non-sequential change of the PC
+ * (a taken branch that lands elsewhere than on the next instruction), exception entry and
  * exception return (two packets) writes packets "after" the instruction that precedes it (its moment);
  * the buffer keeps the newest {@code capacity} written packets; between two kept packets of one
  * stretch the decode gives exactly the instructions executed between their moments; a stretch begins at
@@ -32,14 +27,17 @@ final class MtbReference {
 
     private static final java.util.Map<Execution, List<ExecutionEvent.Step>> STEPS =
             java.util.Collections.synchronizedMap(new java.util.IdentityHashMap<>());
-    private static final java.util.Map<ProgramImage, java.util.Map<Long, Boolean>> TAKEN_TO_NEXT =
-            java.util.Collections.synchronizedMap(new java.util.IdentityHashMap<>());
+
 
     static MtbReference of(Execution execution, ProgramImage image, int capacity, long[] tstart, long[] tstop, long haltAfter,
                            boolean completeWithPc) {
+        return of(execution, image, capacity, tstart, tstop, haltAfter, completeWithPc, 0);
+    }
+
+    /** {@code watermarkPackets} > 0: trace stops for good once that many packets are written. */
+    static MtbReference of(Execution execution, ProgramImage image, int capacity, long[] tstart, long[] tstop, long haltAfter,
+                           boolean completeWithPc, int watermarkPackets) {
         List<ExecutionEvent.Step> steps = STEPS.computeIfAbsent(execution, Execution::steps);
-        java.util.Map<Long, Boolean> branchesToNext = TAKEN_TO_NEXT.computeIfAbsent(image,
-                i -> new java.util.concurrent.ConcurrentHashMap<>());
         List<Long> moments = new ArrayList<>(); // moment of each packet the core writes
         long lastStep = -1; // index of the last step seen
         boolean exceptionSince = false;
@@ -51,7 +49,7 @@ final class MtbReference {
             if (e instanceof ExecutionEvent.Step s) {
                 if (lastStep >= 0 && !exceptionSince) {
                     ExecutionEvent.Step p = steps.get((int) lastStep);
-                    if (s.address() != p.address() + p.size() || (p.executed() && branchesToNext.computeIfAbsent(p.address(), a -> branchesToNext(image, p)))) {
+                    if (s.address() != p.address() + p.size()) {
                         moments.add(lastStep);
                     }
                 }
@@ -81,7 +79,7 @@ final class MtbReference {
                 if (!tailChain && !exceptionSince && lastStep >= 0) {
                     ExecutionEvent.Step p = steps.get((int) lastStep);
                     if (x.preferredReturn() != p.address()
-                            && (x.preferredReturn() != p.address() + p.size() || (p.executed() && branchesToNext.computeIfAbsent(p.address(), a -> branchesToNext(image, p))))) {
+                            && x.preferredReturn() != p.address() + p.size()) {
                         moments.add(lastStep);
                     }
                 }
@@ -140,6 +138,10 @@ final class MtbReference {
             written.add(new Packet(m, p != lastPeriod));
             lastPeriod = p;
         }
+        boolean stoppedByWatermark = watermarkPackets > 0 && written.size() >= watermarkPackets;
+        if (stoppedByWatermark) {
+            written = new ArrayList<>(written.subList(0, watermarkPackets));
+        }
         MtbReference r = new MtbReference();
         r.writtenPackets = written.size();
         List<Packet> kept = written.subList(Math.max(0, written.size() - capacity), written.size());
@@ -158,18 +160,9 @@ final class MtbReference {
         }
         if (from != -2) {
             boolean endOn = end < 0 ? initiallyOn : on[(int) end];
-            r.add(steps, from, completeWithPc && endOn ? end : to);
+            r.add(steps, from, completeWithPc && endOn && !stoppedByWatermark ? end : to);
         }
         return r;
-    }
-
-    /** The instruction of {@code p} branches even when it lands on the next instruction. */
-    private static boolean branchesToNext(ProgramImage image, ExecutionEvent.Step p) {
-        Insn i = new Insn();
-        if (!new InstructionClassifier(Profile.M).classify(image.memory(), p.address(), Isa.T32, 0, i)) {
-            return false;
-        }
-        return i.kind == WaypointKind.INDIRECT_BRANCH || (i.kind == WaypointKind.DIRECT_BRANCH && i.target == p.address() + p.size());
     }
 
     private void add(List<ExecutionEvent.Step> steps, long afterMoment, long through) {

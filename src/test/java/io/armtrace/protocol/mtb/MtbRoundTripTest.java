@@ -45,10 +45,40 @@ class MtbRoundTripTest {
         return out.stream();
     }
 
-    /** Halt points: early (buffer not wrapped for the larger sizes), middle, and the end of the run. */
+    /**
+     * Halt points: early (buffer not wrapped for the larger sizes), middle, the end of the run, and
+     * right before the first exception entry and the first tail-chained one (an entry straight after
+     * the handler's last instruction, with the preferred return of the exception it replaces): the
+     * core stops after the instruction before them.
+     */
     private static long[] haltPoints(Execution ex) {
         long n = ex.steps().size();
-        return new long[] {40, 300, 2500, n / 3, n / 2 + 7, 0};
+        long firstEntry = 0;
+        long firstTailChain = 0;
+        long steps = 0;
+        java.util.ArrayDeque<Long> active = new java.util.ArrayDeque<>();
+        ExecutionEvent previous = null;
+        for (ExecutionEvent e : ex.events()) {
+            if (e instanceof ExecutionEvent.Step) {
+                steps++;
+            } else if (e instanceof ExecutionEvent.ExceptionTaken x) {
+                if (firstEntry == 0) {
+                    firstEntry = steps;
+                }
+                boolean tailChain = previous instanceof ExecutionEvent.Step && !active.isEmpty()
+                        && active.peek() == x.preferredReturn();
+                if (tailChain && firstTailChain == 0) {
+                    firstTailChain = steps;
+                }
+                if (!tailChain) {
+                    active.push(x.preferredReturn());
+                }
+            } else if (e instanceof ExecutionEvent.ExceptionReturned) {
+                active.poll();
+            }
+            previous = e;
+        }
+        return new long[] {40, 300, 2500, n / 3, n / 2 + 7, 0, firstEntry, firstTailChain};
     }
 
     @ParameterizedTest(name = "{0} buffer {1} bytes")
@@ -132,11 +162,30 @@ class MtbRoundTripTest {
         }
     }
 
+    @ParameterizedTest(name = "{0} buffer {1} bytes")
+    @MethodSource("cases")
+    void watermarkStopsTraceForGood(String name, int size) throws IOException {
+        Execution ex = Fixtures.execution(name);
+        ProgramImage image = Fixtures.image(name);
+        long svc = image.symbols().find("SVC_Handler").address();
+        for (long[] start : new long[][] {{}, {svc}}) {
+            MtbEncoder.Options o = MtbEncoder.Options.ofSize(size).withWatermark(size / 2)
+                    .withWindows(start, new long[0]).withHaltAfter(ex.steps().size() / 2);
+            MtbEncoder.Result r = MtbEncoder.encode(ex, image, o);
+            assertThat(r.flow()).isPresent();
+            if (start.length == 0) {
+                assertThat(r.master() >>> 31).as("EN cleared by AUTOSTOP").isZero();
+                assertThat(r.position() & ~7L & (size - 1)).isEqualTo(size / 2);
+            }
+            check(ex, image, o, r, r.registers(), r.sram());
+        }
+    }
+
     /** Decodes and compares; returns the number of stretches that start after a trace restart. */
     static int check(Execution ex, ProgramImage image, MtbEncoder.Options o, MtbEncoder.Result r, Registers regs,
                      byte[] dump) throws IOException {
         MtbReference ref = MtbReference.of(ex, image, o.bufferSize() / 8, o.tstart(), o.tstop(), o.haltAfter(),
-                regs.has("PC"));
+                regs.has("PC"), (int) (o.watermark() / 8));
         ElementCollector out = new ElementCollector();
         new MtbProtocol().decode(new DecodeInput(0, regs, image, TraceData.of("mtb.bin", dump), DecodeOptions.DEFAULT),
                 out);
