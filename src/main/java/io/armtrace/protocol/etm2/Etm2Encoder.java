@@ -125,11 +125,15 @@ public final class Etm2Encoder {
         return e.write();
     }
 
-    /** The cycles as three arrays (for tests): PIPESTAT, TRACEPKT, TRACESYNC. */
-    static Object[] cycles(Execution ex, MemoryImage mem, Options opt) {
+    /** The signals of every cycle: PIPESTAT (as driven), TRACEPKT, TRACESYNC. */
+    record Cycles(int[] pipestat, int[] tracepkt, boolean[] tracesync) {
+    }
+
+    /** The cycles themselves, before they are written in a capture format. */
+    static Cycles cycles(Execution ex, MemoryImage mem, Options opt) {
         Etm2Encoder e = new Etm2Encoder(opt, mem);
         e.run(ex.events());
-        return new Object[] {Arrays.copyOf(e.ps, e.n), Arrays.copyOf(e.pk, e.n), Arrays.copyOf(e.sy, e.n)};
+        return new Cycles(Arrays.copyOf(e.ps, e.n), Arrays.copyOf(e.pk, e.n), Arrays.copyOf(e.sy, e.n));
     }
 
     // ================================================================================================
