@@ -15,7 +15,11 @@ set -eu
 
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
-P=$HERE/programs
+# Compile from the project root with relative paths, and map the root to "." in the debug
+# information, so that no directory of the build machine ends up in the fixtures.
+cd "$ROOT"
+P=tools/groundtruth/programs
+MAP="-ffile-prefix-map=$ROOT=."
 OUT=$ROOT/src/test/resources/groundtruth
 WORK=${KEEP:-$(mktemp -d)}
 mkdir -p "$WORK" "$OUT"
@@ -47,7 +51,7 @@ run() {
     gzip -9 -n -c "$elf" > "$OUT/$name.elf.gz"
 }
 
-CM="-O2 -g -ffreestanding -nostdlib -mthumb"
+CM="-O2 -g $MAP -ffreestanding -nostdlib -mthumb"
 build_m3() {
     arm-none-eabi-gcc $CM -DROUNDS=6 -DSYST_RELOAD=4500 -mcpu=cortex-m3 -T "$P/cortex-m/mps2.ld" -o "$WORK/m3.elf" \
         "$P/cortex-m/startup_m.c" "$P/common/work.c" -lgcc
@@ -65,8 +69,8 @@ build_m0plus() {
 build_a() {
     name=$1 isa=$2 machine=$3 core=$4 cpu=$5 defs=$6 ld=$7
     other=thumb; [ "$isa" = thumb ] && other=arm
-    CA="-O2 -g -ffreestanding -nostdlib -mcpu=$cpu $defs -DHAVE_OTHER_ISA"
-    arm-none-eabi-gcc $CA -c -marm -o "$WORK/$name-start.o" "$P/cortex-a/start_a.S"
+    CA="-O2 -g $MAP -ffreestanding -nostdlib -mcpu=$cpu $defs -DHAVE_OTHER_ISA"
+    arm-none-eabi-gcc $CA -Wa,--debug-prefix-map,"$ROOT"=. -c -marm -o "$WORK/$name-start.o" "$P/cortex-a/start_a.S"
     arm-none-eabi-gcc $CA -c -m$other -o "$WORK/$name-other.o" "$P/common/other_isa.c"
     arm-none-eabi-gcc $CA -m$isa -Wl,--use-blx -T "$ld" -o "$WORK/$name.elf" "$WORK/$name-start.o" \
         "$P/cortex-a/main_a.c" "$P/common/work.c" "$WORK/$name-other.o" -lgcc
@@ -84,8 +88,8 @@ build_arm926() {
 build_linux() {
     name=linux-$1
     other=thumb; [ "$1" = thumb ] && other=arm
-    arm-linux-gnueabihf-gcc -O2 -g -c -m$other -o "$WORK/$name-other.o" "$P/common/other_isa.c"
-    arm-linux-gnueabihf-gcc -O2 -g -static -m$1 -DHAVE_OTHER_ISA -o "$WORK/$name.elf" "$P/linux/prog.c" \
+    arm-linux-gnueabihf-gcc -O2 -g $MAP -c -m$other -o "$WORK/$name-other.o" "$P/common/other_isa.c"
+    arm-linux-gnueabihf-gcc -O2 -g $MAP -static -m$1 -DHAVE_OTHER_ISA -o "$WORK/$name.elf" "$P/linux/prog.c" \
         "$P/common/work.c" "$WORK/$name-other.o"
     log=$WORK/$name.log
     rm -f "$log"

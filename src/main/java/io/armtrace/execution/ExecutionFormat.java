@@ -178,7 +178,11 @@ public final class ExecutionFormat {
             if (profile == null) {
                 throw new FormatException(lineNo, "the header line has no profile=AR|M");
             }
-            return new Header(profile, core);
+            try {
+                return new Header(profile, core);
+            } catch (IllegalArgumentException e) {
+                throw new FormatException(lineNo, e.getMessage());
+            }
         }
 
         /** The next event, or null at the end of the record. */

@@ -103,6 +103,26 @@ class ExecutionFormatTest {
         }
     }
 
+    /** Corrupt records end in a FormatException naming the line, never in anything else. */
+    @Test
+    void mutatedRecordsFailCleanly() throws IOException {
+        byte[] good = DOC_EXAMPLE.getBytes(StandardCharsets.US_ASCII);
+        java.util.Random random = new java.util.Random(42);
+        byte[] alphabet = "0123456789abcdefxXIRTAEN #\n\t=-".getBytes(StandardCharsets.US_ASCII);
+        for (int round = 0; round < 2000; round++) {
+            byte[] b = good.clone();
+            for (int k = 1 + random.nextInt(4); k > 0; k--) {
+                int at = random.nextInt(b.length);
+                b[at] = random.nextBoolean() ? alphabet[random.nextInt(alphabet.length)] : (byte) random.nextInt(256);
+            }
+            try (ExecutionFormat.Reader r = ExecutionFormat.reader(new ByteArrayInputStream(b))) {
+                r.readAll();
+            } catch (ExecutionFormat.FormatException e) {
+                assertThat(e.getMessage()).startsWith("line ");
+            }
+        }
+    }
+
     @Test
     void errorsNameTheLine() {
         String h = "armtrace-execution 1 profile=M\n";

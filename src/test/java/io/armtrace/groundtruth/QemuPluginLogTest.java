@@ -172,6 +172,53 @@ class QemuPluginLogTest {
                 .containsExactly(new ExecutionEvent.Step(0x92, io.armtrace.trace.Isa.T32, 2, false));
     }
 
+    /**
+     * The register log may be a file of its own (a second run of the same program): split an
+     * excerpt into its plugin lines and its register lines, and the import is the same.
+     */
+    @Test
+    void registerLogInAFileOfItsOwn() throws IOException {
+        for (String name : List.of("a9-thumb-irq-it.log", "m3-systick-it.log", "arm926-arm-gcd.log")) {
+            Profile profile = name.startsWith("m3") ? Profile.M : Profile.AR;
+            StringBuilder plugin = new StringBuilder();
+            StringBuilder cpu = new StringBuilder();
+            for (String line : new String(excerpt(name), StandardCharsets.ISO_8859_1).split("\n")) {
+                boolean registers = line.startsWith("Trace ") || line.startsWith("R0") || line.startsWith("R1")
+                        || line.startsWith("PSR=") || line.startsWith("XPSR=");
+                (registers ? cpu : plugin).append(line).append('\n');
+            }
+            List<ExecutionEvent> split = new ArrayList<>();
+            QemuPluginLog.Stats stats = QemuPluginLog.importLog(
+                    new ByteArrayInputStream(plugin.toString().getBytes(StandardCharsets.ISO_8859_1)), profile, null,
+                    new ByteArrayInputStream(cpu.toString().getBytes(StandardCharsets.ISO_8859_1)), split::add);
+            assertThat(stats.cpuUnmatched).isZero();
+            assertThat(split).as(name).containsExactlyElementsOf(importExcerpt(name, profile, true));
+        }
+    }
+
+    /** A register log from another run, which lacks an interrupt: only the handler goes unmatched. */
+    @Test
+    void registerLogOfADifferentRunResynchronises() throws IOException {
+        String log = new String(excerpt("a9-thumb-irq-it.log"), StandardCharsets.ISO_8859_1);
+        StringBuilder cpu = new StringBuilder();
+        boolean inHandler = false;
+        for (String line : log.split("\n")) {
+            if (line.startsWith("Trace ")) {
+                inHandler = line.contains("/600100") || line.contains("/600101"); // vectors and handlers
+            }
+            if (!inHandler && (line.startsWith("Trace ") || line.startsWith("PSR="))) {
+                cpu.append(line).append('\n');
+            }
+        }
+        List<ExecutionEvent> got = new ArrayList<>();
+        QemuPluginLog.Stats stats = QemuPluginLog.importLog(new ByteArrayInputStream(excerpt("a9-thumb-irq-it.log")),
+                Profile.AR, null, new ByteArrayInputStream(cpu.toString().getBytes(StandardCharsets.ISO_8859_1)), got::add);
+        assertThat(stats.cpuUnmatched).isEqualTo(16); // the handler's instructions
+        // the interrupted code still gets its flags: suble at 0x6001273a failed, the bne after the return passed
+        assertThat(step(got, 0x6001273aL, 0).executed()).isFalse();
+        assertThat(step(got, 0x6001273eL, 1).executed()).isTrue();
+    }
+
     /** QEMU 7.2 can log a 16-bit Thumb instruction before a 1 KiB boundary with the next bytes too. */
     @Test
     void sizeComesFromTheFirstHalfword() throws IOException {
@@ -276,6 +323,24 @@ class QemuPluginLogTest {
         assertThat(got).containsExactlyElementsOf(events("M",
                 "I 00000100 T32 2 E", "X 15 00000102 00000084", "I 00000084 T32 2 E",
                 "X 14 00000102 00000090", "I 00000090 T32 2 E", "R 00000102", "I 00000102 T32 2 E"));
+    }
+
+    /** Mutated logs: the import either works or stops with a FormatException naming the line. */
+    @Test
+    void mutatedLogsFailCleanly() throws IOException {
+        byte[] good = excerpt("a9-thumb-irq-it.log");
+        java.util.Random random = new java.util.Random(7);
+        for (int round = 0; round < 300; round++) {
+            byte[] b = good.clone();
+            for (int k = 1 + random.nextInt(8); k > 0; k--) {
+                b[random.nextInt(b.length)] = (byte) random.nextInt(256);
+            }
+            try {
+                QemuPluginLog.importLog(new ByteArrayInputStream(b), Profile.AR, null, new ByteArrayInputStream(b), e -> { });
+            } catch (ExecutionFormat.FormatException e) {
+                assertThat(e.getMessage()).startsWith("line ");
+            }
+        }
     }
 
     @Test

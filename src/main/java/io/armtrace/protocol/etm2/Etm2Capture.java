@@ -39,14 +39,23 @@ final class Etm2Capture {
         if (n == 0) {
             return Format.CYCLES;
         }
+        // Text: printable only, with a line break, and a first line of separated fields. ETB words of a
+        // 4-bit port can be printable bytes, but not lines of separated fields.
+        boolean newline = false;
+        boolean separator = false;
         for (int i = 0; i < n; i++) {
             int c = head[i] & 0xFF;
             boolean text = c == '\n' || c == '\r' || c == '\t' || (c >= 0x20 && c < 0x7F);
             if (!text) {
                 return Format.ETB;
             }
+            if (c == '\n') {
+                newline = true;
+            } else if (!newline && (c == ',' || c == ';' || c == '\t' || c == ' ')) {
+                separator = true;
+            }
         }
-        return Format.CSV;
+        return (newline || n < 256) && separator ? Format.CSV : Format.ETB;
     }
 
     /** Header fields of a {@link Format#CYCLES} capture: ETM version and port width, 0 if not given. */
@@ -256,29 +265,35 @@ final class Etm2Capture {
         if (s == len || line.charAt(s) == '#' || line.charAt(s) == ';') {
             return;
         }
-        // split into fields on comma, semicolon, tab or spaces
+        // split into fields on commas, semicolons or tabs if the line has any, otherwise on spaces
+        boolean delimited = false;
+        for (int k = s; k < len && !delimited; k++) {
+            char ch = line.charAt(k);
+            delimited = ch == ',' || ch == ';' || ch == '\t';
+        }
         int[] fs = new int[8];
         int[] fe = new int[8];
         int nf = 0;
         int i = s;
-        while (i < len && nf < 8) {
-            while (i < len && (line.charAt(i) == ' ' || line.charAt(i) == '\t')) {
-                i++;
-            }
+        while (i <= len && nf < 8) {
             int st = i;
-            while (i < len && line.charAt(i) != ',' && line.charAt(i) != ';' && line.charAt(i) != '\t'
-                    && line.charAt(i) != ' ') {
+            while (i < len && !isSeparator(line.charAt(i), delimited)) {
                 i++;
             }
-            fs[nf] = st;
-            fe[nf] = i;
-            nf++;
-            while (i < len && (line.charAt(i) == ' ' || line.charAt(i) == '\t')) {
-                i++;
+            int a = st;
+            int b = i;
+            while (a < b && line.charAt(a) == ' ') {
+                a++;
             }
-            if (i < len && (line.charAt(i) == ',' || line.charAt(i) == ';' || line.charAt(i) == '\t')) {
-                i++;
+            while (b > a && line.charAt(b - 1) == ' ') {
+                b--;
             }
+            if (delimited || b > a) {
+                fs[nf] = a;
+                fe[nf] = b;
+                nf++;
+            }
+            i++;
         }
         if (!headerSeen[0] && !startsLikeValue(line, fs[0], fe[0])) {
             headerSeen[0] = true;
@@ -322,6 +337,10 @@ final class Etm2Capture {
             return;
         }
         sink.cycle(ps, pkt & 0xFFFF, sync);
+    }
+
+    private static boolean isSeparator(char c, boolean delimited) {
+        return delimited ? c == ',' || c == ';' || c == '\t' : c == ' ';
     }
 
     private static boolean startsLikeValue(CharSequence l, int s, int e) {

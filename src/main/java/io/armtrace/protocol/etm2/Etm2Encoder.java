@@ -138,25 +138,25 @@ public final class Etm2Encoder {
             }
             boolean pair = s.isa() == Isa.T32 && size == 4;
             if (pair) {
-                instructionCycle(Etm2PacketReader.IE, -1, null, false, false);
+                instructionCycle(Etm2PacketReader.IE);
             }
             if (!s.executed()) {
-                instructionCycle(Etm2PacketReader.IN, -1, null, false, false);
+                instructionCycle(Etm2PacketReader.IN);
             } else if (attached) {
-                branchCycle(exc.handler(), Isa.A32, false, false);
+                branchCycle(exc.handler(), Isa.A32, false);
             } else if (cont < 0 || (cont == s.address() + size && kind != WaypointKind.INDIRECT_BRANCH
                     && kind != WaypointKind.EXCEPTION_RETURN)) {
-                instructionCycle(Etm2PacketReader.IE, -1, null, false, false);
+                instructionCycle(Etm2PacketReader.IE);
             } else if (kind == WaypointKind.DIRECT_BRANCH && insn.target == cont && insn.targetIsa == nextIsa
                     && !cfg.branchOutput() && !(v1 && syncPending)) {
-                instructionCycle(Etm2PacketReader.IE, -1, null, false, false);
-                refill(false);
+                instructionCycle(Etm2PacketReader.IE);
+                refill();
             } else {
-                branchCycle(cont, exc != null && !attached ? s.isa() : nextIsa, false, false);
+                branchCycle(cont, exc != null && !attached ? s.isa() : nextIsa, false);
             }
             if (exc != null && !attached) {
                 // a cancelling exception: the instruction that entered Execute is cancelled (E bit, Table 6.9)
-                branchCycle(exc.handler(), Isa.A32, true, true);
+                branchCycle(exc.handler(), Isa.A32, true);
             }
         }
         // drain the FIFO
@@ -178,7 +178,7 @@ public final class Etm2Encoder {
             pushStartsSequence = true;
             stallFor(pushLen, true);
             int apo = pendingStarts;
-            emit(Etm2PacketReader.BE, false);
+            emit(Etm2PacketReader.BE);
             apoCycles(apo);
         } else {
             tfo(1, address, isa, false);
@@ -221,14 +221,14 @@ public final class Etm2Encoder {
         syncPending = false;
     }
 
-    private void instructionCycle(int status, long target, Isa isa, boolean cancel, boolean noInsn) {
+    private void instructionCycle(int status) {
         if (!v1 && syncPending && status == Etm2PacketReader.IE && midByte < 0 && tfoHigh < 0) {
             tfo(0, pcOf(), insnIsa(), true);
             return;
         }
         pushLen = 0;
         stallFor(0, false);
-        emit(status, false);
+        emit(status);
     }
 
     private long pcOf() {
@@ -240,7 +240,7 @@ public final class Etm2Encoder {
     }
 
     /** A BE cycle: the branch address into the FIFO (ETMv1: then two APO cycles). */
-    private void branchCycle(long target, Isa isa, boolean cancel, boolean phantom) {
+    private void branchCycle(long target, Isa isa, boolean cancel) {
         pushLen = 0;
         boolean full = opt.fullAddress() || cancel || (v1 && syncPending);
         if (v1) {
@@ -268,11 +268,11 @@ public final class Etm2Encoder {
         }
         stallFor(pushLen, v1);
         int apo = pendingStarts;
-        emit(Etm2PacketReader.BE, false);
+        emit(Etm2PacketReader.BE);
         if (v1) {
             apoCycles(apo);
         } else {
-            refill(false);
+            refill();
         }
     }
 
@@ -286,7 +286,7 @@ public final class Etm2Encoder {
         emitRaw((apo >> 2) & 3);
     }
 
-    private void refill(boolean unused) {
+    private void refill() {
         idleCycle();
         idleCycle();
     }
@@ -331,7 +331,7 @@ public final class Etm2Encoder {
     }
 
     /** A cycle with PIPESTAT {@code status}: output phase, then this cycle's packets into the FIFO. */
-    private void emit(int status, boolean unused) {
+    private void emit(int status) {
         int pkt;
         boolean sync = false;
         if (tfoHigh >= 0) {

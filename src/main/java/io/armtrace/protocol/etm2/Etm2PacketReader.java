@@ -26,6 +26,8 @@ public final class Etm2PacketReader implements Etm2CycleSink {
     // set (see docs/etm2-capture-formats.md for the encoding table used).
     static final int IE = 0, ID = 1, IN = 2, WT = 3, BE = 4, BD = 5, TR = 6, TD = 7, DN = 10, DW = 11;
 
+    private static final Isa[] ISAS = Isa.values();
+
     static final String[] MNEMONICS = {"IE", "ID", "IN", "WT", "BE", "BD", "TR", "TD",
         "R8", "R9", "DN", "DW", "RC", "RD", "RE", "RF"};
 
@@ -134,7 +136,6 @@ public final class Etm2PacketReader implements Etm2CycleSink {
     private int v1Reason;
     private int apoPending; // ETMv1: APO cycles still to come after a branch (2, 1, 0)
     private long apoRecord = -1;
-    private long v1SerialBase; // serial number of sHead
 
     public Etm2PacketReader(Etm2Config cfg, Listener out) {
         this.cfg = cfg;
@@ -347,7 +348,7 @@ public final class Etm2PacketReader implements Etm2CycleSink {
             case P_DADDR -> {
                 pCount++;
                 if ((b & 0x80) == 0 || pCount >= 5) {
-                    afterDataAddress(rec, i);
+                    startValue(rec, i);
                 }
             }
             case P_DVAL -> {
@@ -426,10 +427,6 @@ public final class Etm2PacketReader implements Etm2CycleSink {
 
     private static int valueBytes(int ss) {
         return ss == 3 ? 4 : ss;
-    }
-
-    private void afterDataAddress(long rec, int i) {
-        startValue(rec, i);
     }
 
     private void startValue(long rec, int i) {
@@ -733,7 +730,6 @@ public final class Etm2PacketReader implements Etm2CycleSink {
         v1Reading = false;
         if (sTail - sHead >= sStart.length) {
             sHead++;
-            v1SerialBase++;
         }
         int k = (int) (sTail & (sStart.length - 1));
         sStart[k] = v1SeqStart;
@@ -796,13 +792,19 @@ public final class Etm2PacketReader implements Etm2CycleSink {
         }
     }
 
+    /** ETMv1: the oldest record still waiting for its branch address (records before it are all done). */
+    private long waitScan;
+
     private long oldestWaiting() {
-        for (long r = head; r < tail; r++) {
+        long r = Math.max(waitScan, head);
+        for (; r < tail; r++) {
             int i = (int) (r & MASK);
             if ((rFlags[i] & F_DONE) == 0) {
+                waitScan = r;
                 return r;
             }
         }
+        waitScan = r;
         return -1;
     }
 
@@ -842,7 +844,7 @@ public final class Etm2PacketReader implements Etm2CycleSink {
             if (known && rTarget[i] >= 0) {
                 int reason = rReason[i];
                 boolean implied = cfg.version() == 2 && reason == 0;
-                out.sync(c, reason, rTarget[i], Isa.values()[rIsa[i]], implied);
+                out.sync(c, reason, rTarget[i], ISAS[rIsa[i]], implied);
             } else {
                 out.lost(c, "synchronization packet could not be read");
             }
@@ -852,7 +854,7 @@ public final class Etm2PacketReader implements Etm2CycleSink {
             return;
         }
         if ((f & F_BRANCH) != 0 || status == BE || status == BD) {
-            out.cycle(c, status, known ? rTarget[i] : -1, Isa.values()[rIsa[i]], (f & F_CANCEL) != 0, known);
+            out.cycle(c, status, known ? rTarget[i] : -1, ISAS[rIsa[i]], (f & F_CANCEL) != 0, known);
         } else {
             // data that could not be read does not matter to the instruction flow, a lost DW branch does
             out.cycle(c, status, -1, Isa.A32, false, known || status != DW);
@@ -883,13 +885,13 @@ public final class Etm2PacketReader implements Etm2CycleSink {
         if ((f & F_TFO) != 0) {
             sb.append(cfg.version() == 2 ? "  TFO " : "  start address ").append(REASONS[rReason[i] & 7]);
             if ((f & F_UNKNOWN) == 0 && rTarget[i] >= 0) {
-                sb.append(String.format(" address 0x%08x %s", rTarget[i], Isa.values()[rIsa[i]]));
+                sb.append(String.format(" address 0x%08x %s", rTarget[i], ISAS[rIsa[i]]));
             }
         } else if ((f & F_BRANCH) != 0) {
             int n = rNotes[i] >> 4;
             sb.append("  branch address (").append(n).append(n == 1 ? " byte" : " bytes").append(')');
             if ((f & F_UNKNOWN) == 0) {
-                sb.append(String.format(" 0x%08x %s", rTarget[i], Isa.values()[rIsa[i]]));
+                sb.append(String.format(" 0x%08x %s", rTarget[i], ISAS[rIsa[i]]));
             } else {
                 sb.append(" not known (no full address since sync)");
             }

@@ -3,6 +3,7 @@ package io.armtrace.protocol.etm3;
 import io.armtrace.execution.Execution;
 import io.armtrace.execution.ExecutionEvent;
 import io.armtrace.image.ProgramImage;
+import io.armtrace.isa.Profile;
 import io.armtrace.trace.Isa;
 import io.armtrace.trace.WaypointKind;
 import java.util.Arrays;
@@ -197,7 +198,7 @@ public final class Etm3Encoder {
 
     public Etm3Encoder(Options options, ProgramImage image) {
         this.o = options;
-        this.code = new Etm3Code(image.memory().copy());
+        this.code = new Etm3Code(image.memory().copy(), options.armv7m() ? Profile.M : Profile.AR);
     }
 
     public Result encode(Execution execution) {

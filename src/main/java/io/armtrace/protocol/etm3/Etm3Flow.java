@@ -1,6 +1,7 @@
 package io.armtrace.protocol.etm3;
 
 import io.armtrace.image.ProgramImage;
+import io.armtrace.isa.Profile;
 import io.armtrace.protocol.etm3.Etm3Packet.Kind;
 import io.armtrace.trace.Context;
 import io.armtrace.trace.CycleCount;
@@ -71,7 +72,7 @@ public final class Etm3Flow implements Etm3PacketReader.Listener {
 
     public Etm3Flow(Etm3Config config, ProgramImage image, ElementSink sink) {
         this.config = config;
-        this.code = new Etm3Code(image.memory().copy());
+        this.code = new Etm3Code(image.memory().copy(), config.armv7m() ? Profile.M : Profile.AR);
         this.sink = sink;
         this.source = config.traceId();
         this.cycleAccurate = config.cycleAccurate();

@@ -199,6 +199,20 @@ public final class Etm3PacketReader {
                 asyncZeros = 1;
                 return;
             }
+            if ((b & 0x81) == 0x80) {
+                // P-header: the most frequent packet, one byte
+                p.offset = position;
+                p.length = 1;
+                p.kind = Kind.P_HEADER;
+                pHeader(b);
+                if (p.kind == Kind.MALFORMED) {
+                    synced = false;
+                    zeroRun = 0;
+                    skipStart = -1;
+                }
+                listener.packet(p);
+                return;
+            }
         }
         buf[len++] = (byte) b;
         int s = status();

@@ -128,6 +128,14 @@ public final class MtbEncoder {
         return new MtbEncoder(options, image).run(execution.events());
     }
 
+    /** True if {@code s} can be the instruction that returns from an exception (BX, POP/LDM/LDR pc). */
+    private boolean returnsFromException(ExecutionEvent.Step s) {
+        if (image == null) {
+            return true;
+        }
+        return classifier.classify(image.memory(), s.address(), Isa.T32, 0, insn) && insn.kind == WaypointKind.INDIRECT_BRANCH;
+    }
+
     /** True if {@code s} is an executed branch that was taken although it lands on the next instruction. */
     private boolean branchToNext(ExecutionEvent.Step s) {
         if (image == null || !s.executed() || s.isa() != Isa.T32
@@ -142,6 +150,7 @@ public final class MtbEncoder {
         ExecutionEvent.Step prev = null;
         long steps = 0;
         int depth = 0;
+        long[] returns = new long[16]; // preferred returns of the active exceptions, innermost last
         boolean sincePrev = false; // an exception event came after prev
         boolean afterReturn = false; // the last event was an exception return whose second packet is pending
         long returnResume = 0;
@@ -178,6 +187,22 @@ public final class MtbEncoder {
                     // tail-chaining: the return goes straight into the next handler
                     packet(excReturn(depth) | 1, (int) x.handler());
                     afterReturn = false;
+                } else if (prev != null && !sincePrev && depth > 0 && x.preferredReturn() == returns[depth - 1]
+                        && returnsFromException(prev)) {
+                    // Tail-chaining as execution records write it (docs/execution-format.md): the entry
+                    // follows the returning instruction directly, with the preferred return of the
+                    // exception it replaces. The MTB writes the return pair, the second packet going
+                    // straight into the new handler.
+                    int exc = excReturn(depth - 1);
+                    packet((int) prev.address(), exc);
+                    if (halting) {
+                        packet(exc | 1, (int) x.preferredReturn());
+                        pc = x.preferredReturn();
+                        break;
+                    }
+                    packet(exc | 1, (int) x.handler());
+                    sincePrev = true;
+                    continue;
                 } else {
                     if (prev != null && !sincePrev && x.preferredReturn() != prev.address()
                             && (x.preferredReturn() != prev.address() + prev.size() || branchToNext(prev))) {
@@ -189,7 +214,10 @@ public final class MtbEncoder {
                     }
                     packet((int) x.preferredReturn() | 1, (int) x.handler());
                 }
-                depth++;
+                if (depth == returns.length) {
+                    returns = java.util.Arrays.copyOf(returns, depth * 2);
+                }
+                returns[depth++] = x.preferredReturn();
                 sincePrev = true;
             } else if (e instanceof ExecutionEvent.ExceptionReturned r) {
                 depth = Math.max(0, depth - 1);

@@ -3,7 +3,6 @@ package io.armtrace.protocol.etm3;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.armtrace.image.ProgramImage;
-import io.armtrace.source.Snapshot;
 import io.armtrace.source.SnapshotSource;
 import io.armtrace.trace.ElementSink;
 import io.armtrace.trace.Gap;
@@ -114,7 +113,7 @@ class Etm3CorruptionTest {
     @ValueSource(ints = {0x10, 0x11, 0x12})
     void damagedStreamsKeepEveryInstructionOutsideTheDamage(int traceId) throws Exception {
         Tc2.assumePresent();
-        SnapshotSource s = Snapshot.load(Tc2.DIR).source(traceId).orElseThrow();
+        SnapshotSource s = Tc2.source(traceId);
         byte[] clean;
         try (InputStream in = s.data().open()) {
             clean = in.readAllBytes();
@@ -165,7 +164,7 @@ class Etm3CorruptionTest {
     @ValueSource(ints = {1, 3, 100, 777, 1500})
     void captureStartingMidPacket(int skip) throws Exception {
         Tc2.assumePresent();
-        SnapshotSource s = Snapshot.load(Tc2.DIR).source(0x10).orElseThrow();
+        SnapshotSource s = Tc2.source(0x10);
         byte[] clean;
         try (InputStream in = s.data().open()) {
             clean = in.readAllBytes();

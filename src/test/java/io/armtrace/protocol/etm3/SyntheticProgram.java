@@ -197,7 +197,7 @@ final class SyntheticProgram {
     // ---------------------------------------------------------------- running it
 
     private Execution run(int steps) {
-        Etm3Code code = new Etm3Code(image.memory());
+        Etm3Code code = new Etm3Code(image.memory(), mProfile ? io.armtrace.isa.Profile.M : io.armtrace.isa.Profile.AR);
         List<ExecutionEvent> ev = new ArrayList<>();
         Deque<Long> returns = new ArrayDeque<>();
         Deque<Isa> returnIsas = new ArrayDeque<>();

@@ -1,10 +1,9 @@
 package io.armtrace.protocol.etm3;
 
-import io.armtrace.image.MemoryImage;
-import io.armtrace.image.ProgramImage;
-import io.armtrace.source.Registers;
-import java.io.ByteArrayOutputStream;
+import io.armtrace.source.Snapshot;
+import io.armtrace.source.SnapshotSource;
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -12,9 +11,8 @@ import java.util.List;
 import org.junit.jupiter.api.Assumptions;
 
 /**
- * The TC2 conformance capture (Cortex-A7 ETMv3.5 sources 0x10-0x12) read for tests: the registers from
- * the device .ini files, the kernel image, one trace ID's bytes out of the CoreSight-formatted ETB
- * buffer, and DS-5's instruction-level decode.
+ * The TC2 conformance capture (Cortex-A7 ETMv3.5 sources 0x10-0x12) read for tests: its sources through
+ * {@link Snapshot}, and DS-5's instruction-level decode of each.
  */
 final class Tc2 {
     static final Path DIR = Path.of(System.getProperty("user.dir")).resolve("../shared/conformance/TC2").normalize();
@@ -26,74 +24,16 @@ final class Tc2 {
         Assumptions.assumeTrue(Files.isDirectory(DIR), "conformance data not present: " + DIR);
     }
 
-    /** Registers of the device whose ETMTRACEIDR is {@code traceId}. */
-    static Registers registers(int traceId) throws IOException {
-        for (int d = 5; d <= 9; d++) {
-            Registers r = new Registers();
-            boolean inRegs = false;
-            for (String line : Files.readAllLines(DIR.resolve("device_" + d + ".ini"))) {
-                String t = line.trim();
-                if (t.startsWith("[")) {
-                    inRegs = t.equals("[regs]");
-                    continue;
-                }
-                int eq = t.indexOf('=');
-                if (inRegs && eq > 0) {
-                    r.put(t.substring(0, eq), Long.decode(t.substring(eq + 1).trim()));
-                }
-            }
-            if (r.get("ETMTRACEIDR", -1) == traceId) {
-                return r;
-            }
-        }
-        throw new IllegalArgumentException("no device with trace ID " + traceId);
+    /** The trace source with trace ID {@code traceId}, as the snapshot describes it. */
+    static SnapshotSource source(int traceId) {
+        return Snapshot.load(DIR).source(traceId).orElseThrow();
     }
 
-    static ProgramImage image() throws IOException {
-        byte[] dump = Files.readAllBytes(DIR.resolve("kernel_dump.bin"));
-        return ProgramImage.of(new MemoryImage().add(0xC0008000L, dump, "kernel_dump.bin"));
-    }
-
-    /** CoreSight frame deformatting (16-byte frames, CoreSight Architecture Specification D4). */
+    /** That source's deformatted trace bytes. */
     static byte[] stream(int traceId) throws IOException {
-        byte[] f = Files.readAllBytes(DIR.resolve("cstrace.bin"));
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        int id = -1;
-        for (int base = 0; base + 16 <= f.length; base += 16) {
-            int aux = f[base + 15] & 0xFF;
-            for (int i = 0; i < 8; i++) {
-                int b = f[base + 2 * i] & 0xFF;
-                boolean hasNext = i < 7;
-                if ((b & 1) != 0) {
-                    int newId = b >> 1;
-                    boolean late = (aux >> i & 1) != 0;
-                    if (hasNext) {
-                        int d = f[base + 2 * i + 1] & 0xFF;
-                        if (late) {
-                            if (id == traceId) {
-                                out.write(d);
-                            }
-                            id = newId;
-                        } else {
-                            id = newId;
-                            if (id == traceId) {
-                                out.write(d);
-                            }
-                        }
-                    } else {
-                        id = newId;
-                    }
-                } else {
-                    if (id == traceId) {
-                        out.write(b | (aux >> i & 1));
-                    }
-                    if (hasNext && id == traceId) {
-                        out.write(f[base + 2 * i + 1] & 0xFF);
-                    }
-                }
-            }
+        try (InputStream in = source(traceId).data().open()) {
+            return in.readAllBytes();
         }
-        return out.toByteArray();
     }
 
     /** One instruction of a DS-5 dump. */

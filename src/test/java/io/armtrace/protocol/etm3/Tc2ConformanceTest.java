@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.armtrace.image.MemoryImage;
 import io.armtrace.protocol.DecodeInput;
-import io.armtrace.source.Snapshot;
 import io.armtrace.source.SnapshotSource;
 import io.armtrace.trace.ElementCollector;
 import io.armtrace.trace.InstructionRange;
@@ -55,8 +54,7 @@ class Tc2ConformanceTest {
     @ValueSource(ints = {0x10, 0x11, 0x12})
     void decodesExactlyTheInstructionsDs5Lists(int traceId) throws Exception {
         Tc2.assumePresent();
-        Snapshot snap = Snapshot.load(Tc2.DIR);
-        SnapshotSource s = snap.source(traceId).orElseThrow();
+        SnapshotSource s = Tc2.source(traceId);
         List<Tc2.Ds5Insn> expected = Tc2.ds5(traceId);
         List<Tc2.Ds5Insn> actual = expand(decode(s), s.image().memory());
         int n = Math.min(expected.size(), actual.size());

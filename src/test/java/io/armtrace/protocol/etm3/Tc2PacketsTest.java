@@ -13,7 +13,7 @@ class Tc2PacketsTest {
         Tc2.assumePresent();
         for (int id = 0x10; id <= 0x12; id++) {
             byte[] s = Tc2.stream(id);
-            Etm3Config cfg = Etm3Config.of(Tc2.registers(id));
+            Etm3Config cfg = Etm3Protocol.config(io.armtrace.protocol.DecodeInput.of(Tc2.source(id)));
             Map<Kind, Integer> counts = new EnumMap<>(Kind.class);
             long[] covered = {0};
             StringBuilder first = new StringBuilder();

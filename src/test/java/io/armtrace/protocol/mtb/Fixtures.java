@@ -2,6 +2,7 @@ package io.armtrace.protocol.mtb;
 
 import io.armtrace.execution.Execution;
 import io.armtrace.execution.ExecutionFormat;
+import io.armtrace.groundtruth.Corpus;
 import io.armtrace.image.ElfImage;
 import io.armtrace.image.ProgramImage;
 import java.io.IOException;
@@ -27,6 +28,9 @@ final class Fixtures {
     }
 
     static Execution execution(String name) {
+        if (Corpus.names().contains(name)) {
+            return Corpus.execution(name);
+        }
         return EXECUTIONS.computeIfAbsent(name, n -> {
             try (ExecutionFormat.Reader r = ExecutionFormat.reader(open(n + ".exec.gz"))) {
                 return r.readAll();
@@ -37,6 +41,9 @@ final class Fixtures {
     }
 
     static ProgramImage image(String name) {
+        if (Corpus.names().contains(name)) {
+            return Corpus.image(name);
+        }
         return IMAGES.computeIfAbsent(name, n -> {
             try (InputStream in = new GZIPInputStream(open(n + ".elf.gz"))) {
                 return ElfImage.load(in.readAllBytes(), n + ".elf");

@@ -90,11 +90,13 @@ class MtbCorruptTest {
         List<TraceElement> e = decode(r.registers(), torn, image);
         assertThat(instructions(e)).isEqualTo(instructions(clean));
 
-        // POSITION read one packet late: the newest packet is stale or half written
-        byte[] half = r.sram().clone();
+        // The newest packet holds a stale source word (the location still had the packet of one wrap
+        // earlier when it was read): its walk cannot reach that source.
+        byte[] stale = r.sram().clone();
         int newest = (ptr + 1024 - 8) % 1024;
-        half[newest + 4] ^= 0x10;
-        List<TraceElement> h = decode(r.registers(), half, image);
+        int older = (ptr + 8 * 5) % 1024;
+        System.arraycopy(stale, older, stale, newest, 4);
+        List<TraceElement> h = decode(r.registers(), stale, image);
         assertThat(errors(h)).isPositive();
         assertThat(instructions(h)).isLessThan(instructions(clean));
     }

@@ -30,20 +30,28 @@ final class MtbReference {
     private record Packet(long moment, boolean start) {
     }
 
+    private static final java.util.Map<Execution, List<ExecutionEvent.Step>> STEPS =
+            java.util.Collections.synchronizedMap(new java.util.IdentityHashMap<>());
+    private static final java.util.Map<ProgramImage, java.util.Map<Long, Boolean>> TAKEN_TO_NEXT =
+            java.util.Collections.synchronizedMap(new java.util.IdentityHashMap<>());
+
     static MtbReference of(Execution execution, ProgramImage image, int capacity, long[] tstart, long[] tstop, long haltAfter,
                            boolean completeWithPc) {
-        List<ExecutionEvent.Step> steps = execution.steps();
+        List<ExecutionEvent.Step> steps = STEPS.computeIfAbsent(execution, Execution::steps);
+        java.util.Map<Long, Boolean> branchesToNext = TAKEN_TO_NEXT.computeIfAbsent(image,
+                i -> new java.util.concurrent.ConcurrentHashMap<>());
         List<Long> moments = new ArrayList<>(); // moment of each packet the core writes
         long lastStep = -1; // index of the last step seen
         boolean exceptionSince = false;
         ExecutionEvent previous = null;
+        java.util.ArrayDeque<Long> active = new java.util.ArrayDeque<>(); // preferred returns, innermost first
         long end = steps.size() - 1; // last step index executed
         for (ExecutionEvent e : execution.events()) {
             boolean halting = haltAfter > 0 && lastStep + 1 == haltAfter;
             if (e instanceof ExecutionEvent.Step s) {
                 if (lastStep >= 0 && !exceptionSince) {
                     ExecutionEvent.Step p = steps.get((int) lastStep);
-                    if (s.address() != p.address() + p.size() || takenToNext(image, p)) {
+                    if (s.address() != p.address() + p.size() || (p.executed() && branchesToNext.computeIfAbsent(p.address(), a -> branchesToNext(image, p)))) {
                         moments.add(lastStep);
                     }
                 }
@@ -54,11 +62,26 @@ final class MtbReference {
                 lastStep++;
                 exceptionSince = false;
             } else if (e instanceof ExecutionEvent.ExceptionTaken x) {
+                if (previous instanceof ExecutionEvent.Step && !active.isEmpty()
+                        && x.preferredReturn() == active.peek()) {
+                    // tail-chained (execution records write no R for it): the return pair, the second
+                    // packet into the new handler; halting, the return completes instead
+                    moments.add(lastStep);
+                    moments.add(lastStep);
+                    if (halting) {
+                        end = lastStep;
+                        break;
+                    }
+                    exceptionSince = true;
+                    previous = e;
+                    continue;
+                }
+                active.push(x.preferredReturn());
                 boolean tailChain = previous instanceof ExecutionEvent.ExceptionReturned;
                 if (!tailChain && !exceptionSince && lastStep >= 0) {
                     ExecutionEvent.Step p = steps.get((int) lastStep);
                     if (x.preferredReturn() != p.address()
-                            && (x.preferredReturn() != p.address() + p.size() || takenToNext(image, p))) {
+                            && (x.preferredReturn() != p.address() + p.size() || (p.executed() && branchesToNext.computeIfAbsent(p.address(), a -> branchesToNext(image, p))))) {
                         moments.add(lastStep);
                     }
                 }
@@ -71,6 +94,7 @@ final class MtbReference {
                 }
                 exceptionSince = true;
             } else if (e instanceof ExecutionEvent.ExceptionReturned) {
+                active.poll();
                 if (lastStep >= 0) {
                     moments.add(lastStep);
                 }
@@ -139,9 +163,10 @@ final class MtbReference {
         return r;
     }
 
-    private static boolean takenToNext(ProgramImage image, ExecutionEvent.Step p) {
+    /** The instruction of {@code p} branches even when it lands on the next instruction. */
+    private static boolean branchesToNext(ProgramImage image, ExecutionEvent.Step p) {
         Insn i = new Insn();
-        if (!p.executed() || !new InstructionClassifier(Profile.M).classify(image.memory(), p.address(), Isa.T32, 0, i)) {
+        if (!new InstructionClassifier(Profile.M).classify(image.memory(), p.address(), Isa.T32, 0, i)) {
             return false;
         }
         return i.kind == WaypointKind.INDIRECT_BRANCH || (i.kind == WaypointKind.DIRECT_BRANCH && i.target == p.address() + p.size());

@@ -87,7 +87,7 @@ class MtbRoundTripTest {
         List<long[][]> windows = new ArrayList<>();
         windows.add(new long[][] {{systick}, {svc}});
         windows.add(new long[][] {{svc}, {systick}});
-        for (int k = 0; k < 3; k++) {
+        for (int k = 0; k < 2; k++) {
             long[] starts = new long[1 + rnd.nextInt(3)];
             long[] stops = new long[1 + rnd.nextInt(3)];
             for (int i = 0; i < starts.length; i++) {
