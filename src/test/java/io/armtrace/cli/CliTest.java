@@ -135,4 +135,24 @@ class CliTest {
             assertThat(one.out()).contains("0xc0");
         }
     }
+
+    @Test
+    void synthesizedExamplesDecodeToTheirGroundTruth() {
+        String[][] examples = {{"examples/etm2-arm926-thumb", "arm926-thumb"}, {"examples/etm3-a9-thumb", "a9-thumb"}};
+        for (String[] e : examples) {
+            Result r = run("decode", e[0], "--format", "jsonl");
+            assertThat(r.exit()).as(e[0]).isZero();
+            java.util.List<String> got = r.out().lines().filter(l -> l.contains("\"insn\"")).toList();
+            java.util.List<io.armtrace.execution.ExecutionEvent.Step> truth =
+                    io.armtrace.groundtruth.Corpus.execution(e[1]).steps();
+            assertThat(got).as(e[0]).hasSize(truth.size());
+            for (int i = 0; i < truth.size(); i += 997) {
+                var st = truth.get(i);
+                assertThat(got.get(i)).as(e[0] + " instruction " + i)
+                        .contains("\"addr\":\"0x" + Long.toHexString(st.address()) + "\"")
+                        .contains("\"executed\":" + st.executed());
+            }
+        }
+        assertThat(run("decode", "examples/ptm-a15").out().lines().filter(l -> l.startsWith("range")).count()).isEqualTo(20);
+    }
 }
