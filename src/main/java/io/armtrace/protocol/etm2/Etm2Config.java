@@ -165,11 +165,7 @@ public record Etm2Config(int version, int portWidth, boolean halfRate, boolean c
     }
 
     static boolean parseBool(String name, String v) {
-        return switch (v) {
-            case "", "1", "true", "yes", "on" -> true;
-            case "0", "false", "no", "off" -> false;
-            default -> throw new IllegalArgumentException("--" + name + " needs true or false, not '" + v + "'.");
-        };
+        return io.armtrace.protocol.OptionValues.flag(name, v);
     }
 
     /** The configuration in words, one line each, for {@code armtrace info}. */

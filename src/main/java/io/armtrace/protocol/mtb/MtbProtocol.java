@@ -146,7 +146,7 @@ public final class MtbProtocol implements TraceProtocol {
         long[] tstop = addresses(opts.remove("tstop"), image, "tstop");
         long halt = number(opts.remove("halt-after"), 0, "halt-after");
         String pc = opts.remove("pc");
-        boolean recordPc = pc == null || pc.equalsIgnoreCase("yes") || pc.equalsIgnoreCase("true");
+        boolean recordPc = pc == null || io.armtrace.protocol.OptionValues.flag("pc", pc);
         int bits = (int) number(opts.remove("position-bits"), 32, "position-bits");
         String fill = opts.remove("fill");
         long watermark = number(opts.remove("watermark"), 0, "watermark");

@@ -8,6 +8,7 @@ import io.armtrace.isa.Insn;
 import io.armtrace.isa.InstructionClassifier;
 import io.armtrace.isa.Profile;
 import io.armtrace.protocol.EncodeOutput;
+import io.armtrace.protocol.OptionValues;
 import io.armtrace.source.Registers;
 import io.armtrace.trace.Isa;
 import io.armtrace.trace.WaypointKind;
@@ -138,15 +139,15 @@ public final class PtmEncoder {
         for (Map.Entry<String, String> o : options.entrySet()) {
             String v = o.getValue() == null ? "" : o.getValue().trim();
             switch (o.getKey()) {
-                case "return-stack" -> e.returnStack = onOff(o.getKey(), v);
+                case "return-stack" -> e.returnStack = OptionValues.flag(o.getKey(), v);
                 case "return-stack-depth" -> e.returnStack(e.returnStack, (int) number(o.getKey(), v));
-                case "cycle-accurate" -> e.cycleAccurate = onOff(o.getKey(), v);
+                case "cycle-accurate" -> e.cycleAccurate = OptionValues.flag(o.getKey(), v);
                 case "context-id-size" -> e.contextId((int) number(o.getKey(), v), e.contextId);
                 case "context-id" -> e.contextId = number(o.getKey(), v);
                 case "vmid" -> e.vmid = (int) (number(o.getKey(), v) & 0xFF);
-                case "timestamps" -> e.timestamps = onOff(o.getKey(), v);
+                case "timestamps" -> e.timestamps = OptionValues.flag(o.getKey(), v);
                 case "sync-period" -> e.syncPeriod((int) number(o.getKey(), v));
-                case "branch-broadcast" -> e.branchBroadcast = onOff(o.getKey(), v);
+                case "branch-broadcast" -> e.branchBroadcast = OptionValues.flag(o.getKey(), v);
                 case "pft" -> e.pftVersion(v.equals("1.0") ? 0 : v.equals("1.1") ? 1 : -1);
                 case "trace-id" -> e.traceId((int) number(o.getKey(), v));
                 default -> throw new IllegalArgumentException("Unknown PTM option --" + o.getKey() + "; known: "
@@ -156,13 +157,6 @@ public final class PtmEncoder {
         return e;
     }
 
-    private static boolean onOff(String name, String v) {
-        return switch (v.toLowerCase(Locale.ROOT)) {
-            case "", "on", "true", "yes", "1" -> true;
-            case "off", "false", "no", "0" -> false;
-            default -> throw new IllegalArgumentException("Option --" + name + " takes on or off, not '" + v + "'.");
-        };
-    }
 
     private static long number(String name, String v) {
         try {
