@@ -63,6 +63,7 @@ public final class PtmFlow implements PtmPacketListener {
     private long contextId = -1;
     private int vmid = -1;
     private boolean noImageReported;
+    private boolean dmbWarned;
 
     private final long[] stackAddr = new long[STACK];
     private final Isa[] stackIsa = new Isa[STACK];
@@ -160,6 +161,12 @@ public final class PtmFlow implements PtmPacketListener {
 
     private void iSync(PtmPacket k) {
         boolean first = !synced;
+        if (!dmbWarned && config.dmbDsbWaypoints()) {
+            // ETMCCER bit 24: DMB/DSB would be waypoints; the block walker treats only ISB so.
+            sink.accept(new DecodeError(source, "DMB/DSB waypoints (ETMCCER bit 24) are not modelled:"
+                    + " code with DMB or DSB will not decode correctly", -1, k.offset));
+            dmbWarned = true;
+        }
         if (first || k.reason != 0) {
             TraceOn.Reason r = switch (k.reason) {
                 case 1 -> TraceOn.Reason.TRACE_ENABLED;
