@@ -169,6 +169,11 @@ final class DwarfLineReader {
                     path = s;
                 }
             }
+            // DWARF 5 6.2.4 (20): a relative directory is relative to directory 0, the compilation's
+            if (path != null && !dirs.isEmpty() && dirs.get(0) != null && !isAbsolute(path)) {
+                String d0 = dirs.get(0);
+                path = d0.endsWith("/") ? d0 + path : d0 + "/" + path;
+            }
             dirs.add(path);
         }
         int fileFormatCount = u8();

@@ -74,6 +74,15 @@ public final class HtmlReport {
         row(out, "exceptions", exceptions);
         row(out, "exception returns", a.exceptionReturns);
         row(out, "trace (re)starts", a.traceOns);
+        if (a.timestamps > 0) {
+            row(out, "timestamps", a.timestamps);
+        }
+        if (a.contexts > 0) {
+            row(out, "context changes", a.contexts);
+        }
+        if (a.triggers > 0) {
+            row(out, "triggers", a.triggers);
+        }
         rowWarn(out, "gaps (trace lost)", a.gaps);
         rowWarn(out, "code not in the image", a.noImage);
         rowWarn(out, "decode errors", a.errors);

@@ -55,6 +55,36 @@ class ViewCommandsTest {
         assertThat(cov.out()).contains("distinct ones executed");
     }
 
+    /** The bundled MTB example with its ELF: per-function counts equal those of decode's own listing. */
+    @Test
+    void bundledMtbExampleProfileMatchesTheDecodedInstructions() {
+        Path dir = Path.of(System.getProperty("user.dir")).resolve("examples/mtb-m0plus");
+        org.junit.jupiter.api.Assumptions.assumeTrue(Files.isDirectory(dir));
+        String elf = dir.resolve("program.elf").toString();
+        CliTest.Result decode = run("decode", dir.toString(), "--image", elf, "--format", "jsonl");
+        assertThat(decode.exit()).as(decode.err()).isZero();
+        io.armtrace.image.SymbolTable symbols = io.armtrace.image.ElfImage.load(dir.resolve("program.elf")).symbols();
+        Map<String, Long> expected = new java.util.TreeMap<>();
+        decode.out().lines().filter(l -> l.contains("\"type\":\"insn\"")).forEach(l -> {
+            int a = l.indexOf("\"addr\":\"0x") + 10;
+            long addr = Long.parseLong(l.substring(a, l.indexOf('"', a)), 16);
+            io.armtrace.image.Symbol sym = symbols.lookup(addr);
+            expected.merge(sym == null ? "?" : sym.name(), 1L, Long::sum);
+        });
+        CliTest.Result profile = run("profile", dir.toString(), "--image", elf, "--top", "0");
+        assertThat(profile.exit()).as(profile.err()).isZero();
+        Map<String, Long> actual = new java.util.TreeMap<>();
+        profile.out().lines().skip(2).forEach(l -> {
+            String[] t = l.trim().split("\\s+");
+            actual.put(t[t.length - 1], Long.parseLong(t[0]));
+        });
+        assertThat(actual).isEqualTo(expected).containsKey("quicksort");
+
+        CliTest.Result cov = run("coverage", dir.toString(), "--image", elf);
+        assertThat(cov.out()).contains("functions ").contains("lines ");
+        assertThat(run("callgraph", dir.toString(), "--image", elf).out()).contains("cfn=swap");
+    }
+
     @Test
     void groundTruthProgramThroughEncoderAndDecoder(@TempDir Path tmp) throws Exception {
         String name = "m3";

@@ -118,6 +118,49 @@ class LineTableTest {
         assertThat(t.lookup(0x10).line()).isBetween(38, 47); // nothing else is there
     }
 
+    /**
+     * A DWARF 5 line program written by hand from the specification (6.2.4): directory 0 is the
+     * compilation directory and a relative directory 1 lies below it (6.2.4, item 20); file 0 is in
+     * directory 0, file 1 in directory 1; minimum_instruction_length 2 scales DW_LNS_advance_pc.
+     */
+    @org.junit.jupiter.api.Test
+    void dwarf5HeaderFromTheSpecification() {
+        java.io.ByteArrayOutputStream h = new java.io.ByteArrayOutputStream();
+        h.writeBytes(new byte[] {2, 1, 1, -5, 14, 13});            // min_inst_length .. opcode_base
+        h.writeBytes(new byte[] {0, 1, 1, 1, 1, 0, 0, 0, 1, 0, 0, 1}); // standard_opcode_lengths
+        h.writeBytes(new byte[] {1, 1, 0x08});                     // directory format: path, DW_FORM_string
+        h.write(2);
+        h.writeBytes("/comp\0sub\0".getBytes(StandardCharsets.US_ASCII));
+        h.writeBytes(new byte[] {2, 1, 0x08, 2, 0x0b});            // file format: path string, dir data1
+        h.write(2);
+        h.writeBytes("a.c\0".getBytes(StandardCharsets.US_ASCII));
+        h.write(0);
+        h.writeBytes("b.c\0".getBytes(StandardCharsets.US_ASCII));
+        h.write(1);
+        byte[] program = {0, 5, 2, 0x00, 0x10, 0, 0,                // DW_LNE_set_address 0x1000
+            4, 0,                                                    // DW_LNS_set_file 0 (the register starts at 1)
+            1,                                                       // DW_LNS_copy
+            4, 1,                                                    // DW_LNS_set_file 1
+            2, 2,                                                    // DW_LNS_advance_pc 2 (x2 bytes)
+            3, 9,                                                    // DW_LNS_advance_line +9
+            1,
+            2, 2,
+            0, 1, 1};                                                // DW_LNE_end_sequence
+        byte[] header = h.toByteArray();
+        java.nio.ByteBuffer u = java.nio.ByteBuffer.allocate(4 + 2 + 2 + 4 + header.length + program.length)
+                .order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        u.putInt(2 + 2 + 4 + header.length + program.length).putShort((short) 5).put((byte) 4).put((byte) 0)
+                .putInt(header.length).put(header).put(program);
+        LineTable t = LineTable.of(u.array(), null, null, "hand-made");
+        assertThat(t.problem()).isNull();
+        assertThat(t.rows()).containsExactly(
+                new LineTable.Row(0x1000, "/comp/a.c", 1, 0, true, false),
+                new LineTable.Row(0x1004, "/comp/sub/b.c", 10, 0, true, false),
+                new LineTable.Row(0x1008, "/comp/sub/b.c", 10, 0, true, true));
+        assertThat(t.lookup(0x1006)).isEqualTo(new LineTable.Location("/comp/sub/b.c", 10));
+        assertThat(t.lookup(0x1008)).isNull();
+    }
+
     @org.junit.jupiter.api.Test
     void damagedSectionGivesAnEmptyTableAndAProblem() throws IOException {
         byte[] elf = resource("/dwarf/eabi-thumb-dwarf5.elf");
