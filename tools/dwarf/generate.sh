@@ -24,12 +24,19 @@ for v in 4 5; do
     build linux-arm-dwarf$v arm-linux-gnueabihf-gcc -O1 -g -gdwarf-$v -marm -nostdlib -Wl,-e,main -Wl,--build-id=none
     build linux-thumb-dwarf$v arm-linux-gnueabihf-gcc -O2 -g -gdwarf-$v -mthumb -nostdlib -Wl,-e,main -Wl,--build-id=none
 done
-# The ground-truth programs (several compilation units, C and assembler, DWARF 5).
-for f in ../../src/test/resources/groundtruth/*.elf.gz; do
+# Programs of the ground-truth corpus (several compilation units, C and assembler, DWARF 5; the
+# Linux ones with a static glibc), copied here once so that their references stay valid when the
+# corpus is rebuilt. Give the corpus directory as the first argument to refresh the copies.
+if [ $# -ge 1 ]; then
+    for name in a9-thumb arm926-arm m3 linux-thumb; do
+        cp "$1/$name.elf.gz" "$out/corpus-$name.elf.gz"
+    done
+fi
+for f in "$out"/corpus-*.elf.gz; do
     name=$(basename "$f" .elf.gz)
     gzip -dc "$f" > "/tmp/$name.elf"
     # (the directories of the build machine are cut from the CU lines)
     readelf --debug-dump=decodedline -W "/tmp/$name.elf" | sed -E 's#^(CU: )/[^:]*/#\1#' \
-        | gzip -9n > "$out/groundtruth-$name.decodedline.txt.gz"
+        | gzip -9n > "$out/$name.decodedline.txt.gz"
     rm -f "/tmp/$name.elf"
 done

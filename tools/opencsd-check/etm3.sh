@@ -52,7 +52,8 @@ for m in re.finditer(r"file=(\S+)\naddress=\S+\nlength=0x([0-9a-fA-F]+)", ini):
 ini = re.sub(r"length=0x([0-9a-fA-F]+)", lambda m: "length=0x%x" % (int(m.group(1), 16) + 4), ini)
 (d / "cpu_0.ini").write_text(ini)
 PY
-    trc_pkt_lister -ss_dir "$dir" -decode -no_time_print -logstdout > "$dir/opencsd.txt" 2>&1 || true
+    # run inside the snapshot: trc_pkt_lister also appends to trc_pkt_lister.ppl in its working directory
+    (cd "$dir" && trc_pkt_lister -ss_dir . -decode -no_time_print -logstdout > opencsd.txt 2>&1) || true
     if python3 tools/opencsd-check/compare_ranges.py "$dir/opencsd.txt" "$dir/armtrace.jsonl" "$work/$fx.exec"; then
       echo "ok   $fx $opts $extra"
     else

@@ -33,7 +33,8 @@ if cur:
 '
 }
 
-for prog in a9-arm a9-thumb; do
+for prog in a9-arm a9-thumb linux-arm linux-thumb; do
+  case $prog in a9-*) core=Cortex-A9 ;; *) core=Cortex-A15 ;; esac
   gunzip -c "$gt/$prog.elf.gz" > "$work/$prog.elf"
   for opts in "--return-stack=off" "--return-stack=on" "--return-stack=on --cycle-accurate=on --timestamps=on" \
               "--return-stack=on --branch-broadcast=on --context-id-size=4 --context-id=0x1234"; do
@@ -41,7 +42,7 @@ for prog in a9-arm a9-thumb; do
     rm -rf "$snap"
     # shellcheck disable=SC2086
     ./armtrace encode --protocol ptm --execution "$gt/$prog.exec.gz" --image "$work/$prog.elf" \
-        --core Cortex-A9 --snapshot-out "$snap" $opts >/dev/null 2>&1
+        --core "$core" --snapshot-out "$snap" $opts >/dev/null 2>&1
     # OpenCSD reads 4 bytes for every instruction: a 16-bit Thumb instruction in the last 2 bytes of a
     # dump reads as inaccessible. Pad each dump with 4 zero bytes (outside the program) for its sake.
     python3 - "$snap" <<'PY'

@@ -23,8 +23,15 @@ import picocli.CommandLine.Parameters;
         description = "Describes a snapshot: trace sources with protocol, trace ID and registers in words; cores and "
                 + "their memory regions; trace buffers with format and size.")
 final class InfoCommand implements Callable<Integer> {
-    @Parameters(index = "0", paramLabel = "SNAPSHOT_DIR", description = "The snapshot directory.")
+    @Parameters(index = "0", arity = "0..1", paramLabel = "SNAPSHOT_DIR", description = "The snapshot directory.")
     Path dir;
+
+    @Option(names = "--protocol", paramLabel = "NAME",
+            description = "Without a snapshot: explain the --reg values of this protocol's trace unit (etm2, etm3, ptm, mtb).")
+    String protocol;
+
+    @Option(names = "--reg", paramLabel = "NAME=VALUE", description = "A register value to explain. Repeatable.")
+    java.util.List<String> regs = new java.util.ArrayList<>();
 
     @Option(names = "--debug", description = "Show stack traces for errors.")
     boolean debug;
@@ -34,8 +41,11 @@ final class InfoCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
-        Snapshot s = Snapshot.load(dir);
         PrintWriter out = spec.commandLine().getOut();
+        if (dir == null) {
+            return explainRegisters(out);
+        }
+        Snapshot s = Snapshot.load(dir);
         out.println("Snapshot " + dir);
         out.println();
         out.println("Trace sources:");
@@ -96,6 +106,34 @@ final class InfoCommand implements Callable<Integer> {
                 out.print("; bytes per trace ID: " + (sb.isEmpty() ? "none" : sb));
             }
             out.println();
+        }
+        out.flush();
+        return 0;
+    }
+
+    private int explainRegisters(PrintWriter out) {
+        if (protocol == null) {
+            throw new io.armtrace.source.InputException(
+                    "Give a snapshot directory, or --protocol NAME with --reg NAME=VALUE to explain register values.");
+        }
+        TraceProtocol p = Protocols.byName(protocol).orElseThrow(() -> new io.armtrace.source.InputException(
+                "--protocol " + protocol + ": unknown protocol; armtrace knows " + Protocols.names() + "."));
+        io.armtrace.source.Registers r = new io.armtrace.source.Registers();
+        for (String reg : regs) {
+            int eq = reg.indexOf('=');
+            if (eq <= 0) {
+                throw new io.armtrace.source.InputException("--reg " + reg + ": expected NAME=VALUE.");
+            }
+            try {
+                r.put(reg.substring(0, eq), io.armtrace.source.IniFile.parseNumber(reg.substring(eq + 1)));
+            } catch (NumberFormatException e) {
+                throw new io.armtrace.source.InputException("--reg " + reg + ": the value is not a number.");
+            }
+        }
+        out.println(p.title() + " trace unit:");
+        r.asMap().forEach((k, v) -> out.printf("  %-12s = 0x%08x%n", k, v));
+        for (String line : p.describe(r)) {
+            out.println("  " + line);
         }
         out.flush();
         return 0;

@@ -2,7 +2,6 @@ package io.armtrace.cli;
 
 import io.armtrace.image.ProgramImage;
 import io.armtrace.image.RawImage;
-import io.armtrace.image.SymbolTable;
 import io.armtrace.image.MemoryImage;
 import io.armtrace.protocol.DecodeInput;
 import io.armtrace.protocol.DecodeOptions;
@@ -138,8 +137,15 @@ final class InputOptions {
                     }
                     continue;
                 }
-                Registers r = new Registers().putAll(s.registers()).putAll(extra);
-                ProgramImage img = extraImages(new ProgramImage(new MemoryImage().addAll(s.image().memory()), SymbolTable.EMPTY));
+                Registers r = new Registers();
+                // the halted core's PC (MTB completes the newest run up to it) unless the source gives one
+                long pc = s.coreRegisters().get("PC", s.coreRegisters().get("R15", -1));
+                if (pc >= 0 && !s.registers().has("PC")) {
+                    r.put("PC", pc);
+                }
+                r.putAll(s.registers()).putAll(extra);
+                ProgramImage img = extraImages(new ProgramImage(new MemoryImage().addAll(s.image().memory()),
+                        s.image().symbols()));
                 jobs.add(new Job(p, new DecodeInput(s.traceId(), r, img, s.data(), options),
                         String.format("%s (%s, trace ID 0x%02x)", s.name(), s.type(), s.traceId())));
             }

@@ -59,7 +59,8 @@ public final class RawImage {
         }
         ProgramImage elf = ElfImage.load(file);
         into.memory().addAll(elf.memory());
-        SymbolTable symbols = into.symbols().isEmpty() ? elf.symbols() : into.symbols();
+        // an ELF file given explicitly names the code: its symbols win over those of earlier inputs
+        SymbolTable symbols = elf.symbols().isEmpty() ? into.symbols() : elf.symbols();
         LineTable lines = into.lines() == LineTable.EMPTY ? elf.lines() : into.lines();
         return new ProgramImage(into.memory(), symbols, lines);
     }

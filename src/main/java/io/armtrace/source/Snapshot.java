@@ -1,5 +1,6 @@
 package io.armtrace.source;
 
+import io.armtrace.image.ElfImage;
 import io.armtrace.image.ImageException;
 import io.armtrace.image.MemoryImage;
 import io.armtrace.image.ProgramImage;
@@ -165,12 +166,18 @@ public final class Snapshot {
                     }
                 }
             }
+            SymbolTable symbols = SymbolTable.EMPTY;
+            Registers coreRegisters = new Registers();
             if (core != null) {
-                addDumps(memory, core);
+                symbols = addDumps(memory, core);
+                coreRegisters = core.registers();
             }
-            addDumps(memory, d);
-            sources.add(new SnapshotSource(d.name(), d.type(), traceId, d.registers(), coreName,
-                    new ProgramImage(memory, SymbolTable.EMPTY),
+            SymbolTable own = addDumps(memory, d);
+            if (symbols.isEmpty()) {
+                symbols = own;
+            }
+            sources.add(new SnapshotSource(d.name(), d.type(), traceId, d.registers(), coreName, coreRegisters,
+                    new ProgramImage(memory, symbols),
                     buffer == null ? null : buffer.file(), buffer == null ? null : buffer.format()));
         }
         return new Snapshot(dir, List.copyOf(devices), List.copyOf(buffers), List.copyOf(sources));
@@ -202,14 +209,29 @@ public final class Snapshot {
         return null;
     }
 
-    private static void addDumps(MemoryImage memory, Device device) {
+    /**
+     * Adds a device's dumps to {@code memory}. A dump whose file is an ELF file is loaded as one (its
+     * load segments at their own addresses; the section's address is then not used) and its symbols are
+     * returned, so that a snapshot can carry the program with its symbols.
+     */
+    private static SymbolTable addDumps(MemoryImage memory, Device device) {
+        SymbolTable symbols = SymbolTable.EMPTY;
         for (Dump dump : device.dumps()) {
             try {
-                RawImage.load(memory, dump.file(), dump.address(), dump.offset(), dump.length());
+                if (ElfImage.looksLikeElf(dump.file())) {
+                    ProgramImage elf = ElfImage.load(dump.file());
+                    memory.addAll(elf.memory());
+                    if (symbols.isEmpty()) {
+                        symbols = elf.symbols();
+                    }
+                } else {
+                    RawImage.load(memory, dump.file(), dump.address(), dump.offset(), dump.length());
+                }
             } catch (ImageException e) {
                 throw new InputException(device.file() + ": " + e.getMessage(), e);
             }
         }
+        return symbols;
     }
 
     private static Device readDevice(Path file) {

@@ -8,7 +8,7 @@ import java.nio.file.Path;
  * traces, and the buffer its trace is in. {@code traceId} is -1 when the device has no ETMTRACEIDR.
  */
 public record SnapshotSource(String name, String type, int traceId, Registers registers, String coreName,
-                             ProgramImage image, Path bufferFile, BufferFormat bufferFormat) {
+                             Registers coreRegisters, ProgramImage image, Path bufferFile, BufferFormat bufferFormat) {
 
     /** This source's trace bytes (deformatted when the buffer is formatted). */
     public TraceData data() {

@@ -21,8 +21,11 @@ public final class Profile implements ElementSink {
     /** What a table row stands for. */
     public enum By { FUNCTION, LINE }
 
-    /** One row: a function, or a source line with the function it is in. */
-    public record Entry(String name, String function, long instructions, double cycles) {
+    /**
+     * One row: a function, or a source line with the function it is in. {@code inclusive} counts the
+     * instructions executed while the function was on the tracked call stack (functions only, else 0).
+     */
+    public record Entry(String name, String function, long instructions, double cycles, long inclusive) {
     }
 
     private final TraceAnalysis analysis;
@@ -57,7 +60,7 @@ public final class Profile implements ElementSink {
         List<Entry> out = new ArrayList<>();
         for (int f = 0; f < self.length; f++) {
             if (self[f] > 0) {
-                out.add(new Entry(fns.name(f), fns.name(f), self[f], cycles[f]));
+                out.add(new Entry(fns.name(f), fns.name(f), self[f], cycles[f], Math.max(self[f], analysis.inclusive(f))));
             }
         }
         out.sort(ORDER);
@@ -80,7 +83,7 @@ public final class Profile implements ElementSink {
             function.putIfAbsent(key, fns.name(fn));
         });
         List<Entry> out = new ArrayList<>();
-        counts.forEach((k, v) -> out.add(new Entry(lineName(k), function.get(k), v[0], cycles.get(k)[0])));
+        counts.forEach((k, v) -> out.add(new Entry(lineName(k), function.get(k), v[0], cycles.get(k)[0], 0)));
         out.sort(ORDER);
         return out;
     }
@@ -104,8 +107,12 @@ public final class Profile implements ElementSink {
         boolean withCycles = analysis.cycles() > 0;
         out.printf("%d instructions in %d ranges%s%n", total, analysis.rangeElements,
                 withCycles ? ", " + analysis.cycles() + " cycles" : "");
-        out.printf("%12s %7s %7s%s  %s%n", "instructions", "%", "cum%", withCycles ? String.format(" %12s", "cycles") : "",
-                by == By.LINE ? "line (function)" : "function");
+        if (by == By.LINE && analysis.image.lines().isEmpty()) {
+            out.println("(the image has no DWARF line information: give the ELF file built with -g)");
+        }
+        boolean fn = by == By.FUNCTION;
+        out.printf("%12s %7s %7s%s%s  %s%n", "instructions", "%", "cum%", withCycles ? String.format(" %12s", "cycles") : "",
+                fn ? String.format(" %12s %7s", "inclusive", "incl%") : "", fn ? "function" : "line (function)");
         long cum = 0;
         int n = 0;
         for (Entry e : rows) {
@@ -113,9 +120,10 @@ public final class Profile implements ElementSink {
                 break;
             }
             cum += e.instructions();
-            out.printf("%12d %6.2f%% %6.2f%%%s  %s%n", e.instructions(), pct(e.instructions(), total), pct(cum, total),
+            out.printf("%12d %6.2f%% %6.2f%%%s%s  %s%n", e.instructions(), pct(e.instructions(), total), pct(cum, total),
                     withCycles ? String.format(" %12.0f", e.cycles()) : "",
-                    by == By.LINE ? e.name() + " (" + e.function() + ")" : e.name());
+                    fn ? String.format(" %12d %6.2f%%", e.inclusive(), pct(e.inclusive(), total)) : "",
+                    fn ? e.name() : e.name() + " (" + e.function() + ")");
         }
         out.flush();
     }

@@ -29,6 +29,8 @@ public final class TextWriter implements ElementSink {
     private final boolean perInstruction;
     private final boolean withSource;
     private final StringBuilder line = new StringBuilder(128);
+    private boolean tailChainPending;
+    private int tailChainSource;
 
     public TextWriter(PrintWriter out, ProgramImage image, boolean perInstruction, boolean withSource) {
         this.out = out;
@@ -61,6 +63,25 @@ public final class TextWriter implements ElementSink {
 
     @Override
     public void accept(TraceElement element) {
+        if (!(element instanceof ExceptionEntry)) {
+            flushPendingReturn();
+        }
+        write(element);
+    }
+
+    private void flushPendingReturn() {
+        if (tailChainPending) {
+            tailChainPending = false;
+            line.setLength(0);
+            if (withSource) {
+                line.append(String.format("[0x%02x] ", tailChainSource));
+            }
+            line.append("exception return");
+            emit();
+        }
+    }
+
+    private void write(TraceElement element) {
         if (element instanceof InstructionRange r) {
             if (perInstruction) {
                 InstructionWalk.forEach(r, image.memory(), (a, size, executed) -> {
@@ -83,9 +104,20 @@ public final class TextWriter implements ElementSink {
             line.append(where(r.start()));
             emit();
         } else if (element instanceof ExceptionEntry e) {
-            start(e).append("exception ").append(e.number());
-            if (e.name() != null) {
-                line.append(" (").append(e.name()).append(')');
+            if (tailChainPending) {
+                // a return that went straight into another handler (M-profile tail-chaining)
+                tailChainPending = false;
+                start(e).append("exception return, tail-chained into ");
+            } else {
+                start(e).append("exception ");
+            }
+            if (e.number() >= 0) {
+                line.append(e.number());
+                if (e.name() != null) {
+                    line.append(" (").append(e.name()).append(')');
+                }
+            } else {
+                line.append(e.name() != null ? e.name() : "(unknown)");
             }
             if (e.preferredReturn() >= 0) {
                 line.append(", returns to ").append(hex(e.preferredReturn())).append(where(e.preferredReturn()));
@@ -95,10 +127,13 @@ public final class TextWriter implements ElementSink {
             }
             emit();
         } else if (element instanceof ExceptionReturn e) {
-            start(e).append("exception return");
-            if (e.target() >= 0) {
-                line.append(" to ").append(hex(e.target())).append(where(e.target()));
+            if (e.target() < 0) {
+                // said when the next element shows whether it tail-chained into another exception
+                tailChainPending = true;
+                tailChainSource = e.source();
+                return;
             }
+            start(e).append("exception return to ").append(hex(e.target())).append(where(e.target()));
             emit();
         } else if (element instanceof TraceOn t) {
             start(t).append("trace on (").append(t.reason().name().toLowerCase(Locale.ROOT).replace('_', ' '))
@@ -173,6 +208,7 @@ public final class TextWriter implements ElementSink {
 
     @Override
     public void end() {
+        flushPendingReturn();
         out.flush();
     }
 }

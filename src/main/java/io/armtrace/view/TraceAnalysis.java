@@ -161,6 +161,9 @@ public final class TraceAnalysis implements ElementSink {
             range(r);
             return;
         }
+        if (!(e instanceof CycleCount || e instanceof Timestamp || e instanceof Context)) {
+            lastEnd = -1;
+        }
         if (e instanceof CycleCount c) {
             cycles += c.cycles();
             if (lastSlot >= 0) {
@@ -236,8 +239,9 @@ public final class TraceAnalysis implements ElementSink {
             }
             popTo(keep + 1);
             pendingException = false;
-        } else {
-            // a return: the range starts where a frame on the stack returns to
+        } else if (start != lastEnd) {
+            // a return: the trace jumped to where a frame on the stack returns to (falling through to
+            // that address, after a call that failed its condition, is no return)
             int lowest = Math.max(0, depth - RETURN_SEARCH);
             for (int i = depth - 1; i >= lowest; i--) {
                 if (frameReturn[i] == start && frameKind[i] != FRAME_ROOT) {
@@ -252,7 +256,13 @@ public final class TraceAnalysis implements ElementSink {
         }
         int top = depth - 1;
         int fn = sym >= 0 ? sym : frameFunction[top];
-        if (fn != frameFunction[top]) {
+        if (fn != frameFunction[top] && frameKind[top] == FRAME_ROOT) {
+            // the function the trace started in returned to its caller, which the trace never showed:
+            // that caller is the new outermost frame
+            popTo(0);
+            push(FRAME_ROOT, fn, -1, -1);
+            top = 0;
+        } else if (fn != frameFunction[top]) {
             // a branch into another function without a call: the frame now runs there
             frameFunction[top] = fn;
             int parent = top > 0 ? frameNode[top - 1] : 0;
@@ -267,6 +277,7 @@ public final class TraceAnalysis implements ElementSink {
             rangeLastFailed[slot]++;
         }
         lastSlot = slot;
+        lastEnd = r.end();
         int count = r.count();
         instructions += count;
         rangeElements++;
@@ -282,6 +293,8 @@ public final class TraceAnalysis implements ElementSink {
     }
 
     private int lastSource = -1;
+    /** End of the previous range: a range starting there continues it; -1 after anything else. */
+    private long lastEnd = -1;
 
     private void exceptionEntry(ExceptionEntry x) {
         String name = x.name() != null ? x.name() : "exception " + x.number();

@@ -99,4 +99,60 @@ class CliTest {
             assertThat(r.out()).as(cmd).contains("Usage: armtrace " + cmd);
         }
     }
+
+    @Test
+    void mtbExampleShowsFunctionNamesTailChainingAndTheLastInstructions() {
+        Result r = run("decode", "examples/mtb-m0plus", "--last", "20");
+        assertThat(r.exit()).isZero();
+        // the snapshot's ELF dump supplies the symbols; the halted core's PC completes the newest run
+        assertThat(r.out()).contains("<SysTick_Handler>").contains("exception return, tail-chained into 14 (PendSV)")
+                .contains("<PendSV_Handler>");
+        long insns = r.out().lines().filter(l -> l.startsWith("range"))
+                .mapToLong(l -> Long.parseLong(l.replaceAll("^range \\S+\\s+(\\d+) insn.*$", "$1"))).sum();
+        assertThat(insns).isEqualTo(20);
+        Result all = run("decode", "examples/mtb-m0plus", "--format", "jsonl");
+        Result last = run("decode", "examples/mtb-m0plus", "--format", "jsonl", "--last", "7");
+        java.util.List<String> allInsns = all.out().lines().filter(l -> l.contains("\"insn\"")).toList();
+        java.util.List<String> lastInsns = last.out().lines().filter(l -> l.contains("\"insn\"")).toList();
+        assertThat(lastInsns).isEqualTo(allInsns.subList(allInsns.size() - 7, allInsns.size()));
+    }
+
+    @Test
+    void infoExplainsRawRegisterValues() {
+        Result r = run("info", "--protocol", "mtb", "--reg", "POSITION=0x200039d4", "--reg", "MASTER=0x80000008");
+        assertThat(r.exit()).isZero();
+        assertThat(r.out()).contains("4096 bytes").contains("WRAP=1");
+        assertThat(run("info").exit()).isEqualTo(2);
+    }
+
+    @Test
+    void parallelDecodeOfSeveralSourcesGivesTheSequentialOutput() {
+        for (String format : new String[] {"text", "jsonl"}) {
+            Result one = run("decode", SharedData.tc2().toString(), "--format", format, "--jobs", "1");
+            Result many = run("decode", SharedData.tc2().toString(), "--format", format, "--jobs", "4");
+            assertThat(one.exit()).isZero();
+            assertThat(many.out()).isEqualTo(one.out());
+            assertThat(one.out()).contains("0xc0");
+        }
+    }
+
+    @Test
+    void synthesizedExamplesDecodeToTheirGroundTruth() {
+        String[][] examples = {{"examples/etm2-arm926-thumb", "arm926-thumb"}, {"examples/etm3-a9-thumb", "a9-thumb"}};
+        for (String[] e : examples) {
+            Result r = run("decode", e[0], "--format", "jsonl");
+            assertThat(r.exit()).as(e[0]).isZero();
+            java.util.List<String> got = r.out().lines().filter(l -> l.contains("\"insn\"")).toList();
+            java.util.List<io.armtrace.execution.ExecutionEvent.Step> truth =
+                    io.armtrace.groundtruth.Corpus.execution(e[1]).steps();
+            assertThat(got).as(e[0]).hasSize(truth.size());
+            for (int i = 0; i < truth.size(); i += 997) {
+                var st = truth.get(i);
+                assertThat(got.get(i)).as(e[0] + " instruction " + i)
+                        .contains("\"addr\":\"0x" + Long.toHexString(st.address()) + "\"")
+                        .contains("\"executed\":" + st.executed());
+            }
+        }
+        assertThat(run("decode", "examples/ptm-a15").out().lines().filter(l -> l.startsWith("range")).count()).isEqualTo(20);
+    }
 }

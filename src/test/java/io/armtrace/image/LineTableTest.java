@@ -15,7 +15,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * The DWARF line-table reader against binutils: every row of every line program must equal what
  * {@code readelf --debug-dump=decodedline} printed for the same file (tools/dwarf/generate.sh made
  * both). The files are real compiler output: arm-none-eabi-gcc and arm-linux-gnueabihf-gcc 12, ARM and
- * Thumb, DWARF 2, 3, 4 and 5, and the ground-truth programs (several units, C and assembler).
+ * Thumb, DWARF 2, 3, 4 and 5, and copies of ground-truth programs (several units, C and assembler,
+ * static glibc).
  */
 class LineTableTest {
 
@@ -53,15 +54,12 @@ class LineTableTest {
     @ValueSource(strings = {"eabi-arm-dwarf2", "eabi-arm-dwarf3", "eabi-arm-dwarf4", "eabi-arm-dwarf5",
             "eabi-thumb-dwarf2", "eabi-thumb-dwarf3", "eabi-thumb-dwarf4", "eabi-thumb-dwarf5",
             "linux-arm-dwarf4", "linux-arm-dwarf5", "linux-thumb-dwarf4", "linux-thumb-dwarf5",
-            "groundtruth-a9-arm", "groundtruth-a9-thumb", "groundtruth-arm926-arm", "groundtruth-arm926-thumb",
-            "groundtruth-m0plus", "groundtruth-m3", "groundtruth-linux-arm", "groundtruth-linux-thumb", "eabi-m3-gc-dwarf5"})
+            "corpus-a9-thumb", "corpus-arm926-arm", "corpus-m3", "corpus-linux-thumb", "eabi-m3-gc-dwarf5"})
     void rowsEqualReadelfDecodedLine(String name) throws IOException {
-        byte[] elf = name.startsWith("groundtruth-")
-                ? resource("/groundtruth/" + name.substring("groundtruth-".length()) + ".elf.gz")
-                : resource("/dwarf/" + name + ".elf");
+        byte[] elf = resource("/dwarf/" + name + (name.startsWith("corpus-") ? ".elf.gz" : ".elf"));
         LineTable table = ElfImage.load(elf, name).lines();
         assertThat(table.problem()).isNull();
-        List<Ref> expected = reference("/dwarf/" + name + ".decodedline.txt" + (name.startsWith("groundtruth-") ? ".gz" : ""));
+        List<Ref> expected = reference("/dwarf/" + name + ".decodedline.txt" + (name.startsWith("corpus-") ? ".gz" : ""));
         assertThat(expected).hasSizeGreaterThan(40);
         List<Ref> actual = new ArrayList<>();
         for (LineTable.Row r : table.rows()) {

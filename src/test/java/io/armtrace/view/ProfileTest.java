@@ -118,6 +118,103 @@ class ProfileTest {
         assertThat(bl).isGreaterThan(20);
     }
 
+    /**
+     * Inclusive instructions per function from an instruction-level model of the execution: a stack of
+     * (return address, function) pushed by each executed BL/BLX and by each exception, popped when
+     * execution jumps to a return address on it or returns from an exception; an instruction counts for
+     * every distinct function on the stack. The outermost frame follows the code when it leaves the
+     * function it started in.
+     */
+    @ParameterizedTest
+    @MethodSource("names")
+    void inclusiveInstructionsEqualAnInstructionLevelModel(String name) {
+        GroundTruth.Case c = GroundTruth.load(name);
+        InstructionClassifier cl = new InstructionClassifier(c.profile());
+        Insn insn = new Insn();
+        List<long[]> stack = new java.util.ArrayList<>(); // {return address, kind (0 root, 1 call, 2 exception)}
+        List<String> fns = new java.util.ArrayList<>();
+        Map<String, Long> inclusive = new TreeMap<>();
+        List<ExecutionEvent> events = c.execution().events();
+        long prevEnd = -1;
+        boolean pendingCall = false;
+        long pendingReturn = 0;
+        boolean pendingException = false;
+        long exceptionReturn = 0;
+        for (ExecutionEvent ev : events) {
+            if (ev instanceof ExecutionEvent.ExceptionTaken x) {
+                if (pendingCall) {
+                    stack.add(new long[] {pendingReturn, 1});
+                    fns.add(String.valueOf(function(c, x.preferredReturn())));
+                    pendingCall = false;
+                }
+                pendingException = true;
+                exceptionReturn = x.preferredReturn();
+                prevEnd = -1;
+                continue;
+            }
+            if (ev instanceof ExecutionEvent.ExceptionReturned) {
+                pendingException = false;
+                for (int i = stack.size() - 1; i >= 0; i--) {
+                    if (stack.get(i)[1] == 2) {
+                        while (stack.size() > i) {
+                            stack.remove(stack.size() - 1);
+                            fns.remove(fns.size() - 1);
+                        }
+                        break;
+                    }
+                }
+                prevEnd = -1;
+                continue;
+            }
+            ExecutionEvent.Step s = (ExecutionEvent.Step) ev;
+            String f = String.valueOf(function(c, s.address()));
+            if (pendingCall) {
+                stack.add(new long[] {pendingReturn, 1});
+                fns.add(f);
+                pendingCall = false;
+            } else if (pendingException) {
+                stack.add(new long[] {exceptionReturn, 2});
+                fns.add(f);
+                pendingException = false;
+            } else if (s.address() != prevEnd) {
+                for (int i = stack.size() - 1; i >= 0; i--) {
+                    if (stack.get(i)[1] != 0 && stack.get(i)[0] == s.address()) {
+                        while (stack.size() > i) {
+                            stack.remove(stack.size() - 1);
+                            fns.remove(fns.size() - 1);
+                        }
+                        break;
+                    }
+                }
+            }
+            if (stack.isEmpty()) {
+                stack.add(new long[] {-1, 0});
+                fns.add(f);
+            } else if (stack.get(stack.size() - 1)[1] == 0 && !fns.get(fns.size() - 1).equals(f)) {
+                fns.set(fns.size() - 1, f); // the outermost frame left its function for its caller
+            }
+            for (String g : new java.util.HashSet<>(fns)) {
+                inclusive.merge(g, 1L, Long::sum);
+            }
+            prevEnd = s.address() + s.size();
+            if (s.executed() && cl.classify(c.image().memory(), s.address(), s.isa(), 0, insn) && insn.link) {
+                pendingCall = true;
+                pendingReturn = s.address() + s.size();
+            }
+        }
+        // a function's inclusive count from the analysis: its own frames (tail calls stay in the caller's
+        // frame, as in the model, where a frame keeps the function it was entered at)
+        TraceAnalysis a = analyse(c);
+        Map<String, Long> actual = new TreeMap<>();
+        for (int f = 0; f < a.functions.count(); f++) {
+            if (a.inclusive(f) > 0) {
+                actual.merge(a.functions.name(f), a.inclusive(f), Long::sum);
+            }
+        }
+        Map<String, Long> expected = new TreeMap<>(inclusive);
+        assertThat(actual).isEqualTo(expected);
+    }
+
     @ParameterizedTest
     @MethodSource("names")
     void foldedStacksAddUpToEachFunctionsInstructions(String name) {

@@ -28,36 +28,50 @@ public final class Etm2Encoder {
 
     /** Encoder settings beyond the trace unit configuration. */
     public record Options(Etm2Config config, int syncPeriod, boolean fullAddress, int fifoBytes,
-                          Etm2Capture.Format format, long contextId, long triggerCycle, boolean branchFolding) {
+                          Etm2Capture.Format format, long contextId, long triggerCycle, boolean branchFolding,
+                          boolean stall) {
         public Options(Etm2Config config, int syncPeriod, boolean fullAddress, int fifoBytes,
                        Etm2Capture.Format format, long contextId) {
-            this(config, syncPeriod, fullAddress, fifoBytes, format, contextId, -1, false);
+            this(config, syncPeriod, fullAddress, fifoBytes, format, contextId, -1, false, true);
         }
 
         public static Options of(Etm2Config cfg) {
-            return new Options(cfg, 1024, false, 45, Etm2Capture.Format.CYCLES, 0, -1, false);
+            return new Options(cfg, 1024, false, 45, Etm2Capture.Format.CYCLES, 0, -1, false, true);
         }
 
         public Options withFormat(Etm2Capture.Format f) {
-            return new Options(config, syncPeriod, fullAddress, fifoBytes, f, contextId, triggerCycle, branchFolding);
+            return new Options(config, syncPeriod, fullAddress, fifoBytes, f, contextId, triggerCycle, branchFolding,
+                    stall);
         }
 
         public Options withSyncPeriod(int p) {
-            return new Options(config, p, fullAddress, fifoBytes, format, contextId, triggerCycle, branchFolding);
+            return new Options(config, p, fullAddress, fifoBytes, format, contextId, triggerCycle, branchFolding,
+                    stall);
         }
 
         public Options withFullAddress(boolean f) {
-            return new Options(config, syncPeriod, f, fifoBytes, format, contextId, triggerCycle, branchFolding);
+            return new Options(config, syncPeriod, f, fifoBytes, format, contextId, triggerCycle, branchFolding,
+                    stall);
         }
 
         /** The trigger fires at this cycle (or the first after it that can show it); -1 for none. */
         public Options withTrigger(long cycle) {
-            return new Options(config, syncPeriod, fullAddress, fifoBytes, format, contextId, cycle, branchFolding);
+            return new Options(config, syncPeriod, fullAddress, fifoBytes, format, contextId, cycle, branchFolding,
+                    stall);
         }
 
         /** ARM10-style branch folding (ETMv2 branch phantoms, IHI 0014Q 6.1.2). */
         public Options withBranchFolding(boolean b) {
-            return new Options(config, syncPeriod, fullAddress, fifoBytes, format, contextId, triggerCycle, b);
+            return new Options(config, syncPeriod, fullAddress, fifoBytes, format, contextId, triggerCycle, b, stall);
+        }
+
+        /**
+         * A FIFO of {@code bytes}; with {@code stall} the core waits when it is full (ETMCR[7]), without it the
+         * FIFO overflows: trace is lost until it has drained, then restarts with reason b10 (overflow).
+         */
+        public Options withFifo(int bytes, boolean stall) {
+            return new Options(config, syncPeriod, fullAddress, bytes, format, contextId, triggerCycle, branchFolding,
+                    stall);
         }
     }
 
@@ -93,6 +107,8 @@ public final class Etm2Encoder {
     private long sinceSync;
     private boolean syncPending;
     private boolean triggered;
+    /** The FIFO overflowed: nothing is traced until it has drained (IHI 0014Q 6.5.2 reason b10). */
+    private boolean overflowed;
 
     private Etm2Encoder(Options opt, MemoryImage mem) {
         this.opt = opt;
@@ -109,11 +125,15 @@ public final class Etm2Encoder {
         return e.write();
     }
 
-    /** The cycles as three arrays (for tests): PIPESTAT, TRACEPKT, TRACESYNC. */
-    static Object[] cycles(Execution ex, MemoryImage mem, Options opt) {
+    /** The signals of every cycle: PIPESTAT (as driven), TRACEPKT, TRACESYNC. */
+    record Cycles(int[] pipestat, int[] tracepkt, boolean[] tracesync) {
+    }
+
+    /** The cycles themselves, before they are written in a capture format. */
+    static Cycles cycles(Execution ex, MemoryImage mem, Options opt) {
         Etm2Encoder e = new Etm2Encoder(opt, mem);
         e.run(ex.events());
-        return new Object[] {Arrays.copyOf(e.ps, e.n), Arrays.copyOf(e.pk, e.n), Arrays.copyOf(e.sy, e.n)};
+        return new Cycles(Arrays.copyOf(e.ps, e.n), Arrays.copyOf(e.pk, e.n), Arrays.copyOf(e.sy, e.n));
     }
 
     // ================================================================================================
@@ -126,8 +146,18 @@ public final class Etm2Encoder {
                 continue;
             }
             if (!started) {
-                traceOn(s.address(), s.isa());
+                traceOn(s.address(), s.isa(), 1);
                 started = true;
+            }
+            if (overflowed) {
+                if (fHead == fTail && midByte < 0 && tfoHigh < 0) {
+                    // drained: trace restarts at this instruction, reason b10
+                    overflowed = false;
+                    traceOn(s.address(), s.isa(), 2);
+                } else {
+                    idleCycle();
+                    continue;
+                }
             }
             // what follows this instruction: the next step, and any exception taken before it
             ExecutionEvent.ExceptionTaken exc = null;
@@ -229,12 +259,15 @@ public final class Etm2Encoder {
     /** A status value at or above this is a raw ETMv2 PIPESTAT (branch phantoms have no canonical status). */
     private static final int RAW = 16;
 
-    /** Trace enabled: a TFO with reason b01 (ETMv2) or a BE with a full address, reason b001 (ETMv1). */
-    private void traceOn(long address, Isa isa) {
+    /**
+     * Trace starts: a TFO with reason b01 (enabled) or b10 (after overflow) (ETMv2), or a BE with a full
+     * address and that reason (ETMv1).
+     */
+    private void traceOn(long address, Isa isa, int reason) {
         if (v1) {
             pushLen = 0;
             long v = Etm2Address.v1Value(address, isa);
-            Etm2Address.writeV1(v, 5, 1, push, 0);
+            Etm2Address.writeV1(v, 5, reason, push, 0);
             pushLen = 5;
             pushContextV1();
             lastV1 = v;
@@ -244,7 +277,7 @@ public final class Etm2Encoder {
             emit(Etm2PacketReader.BE);
             apoCycles(apo);
         } else {
-            tfo(1, address, isa, false);
+            tfo(reason, address, isa, false);
         }
         sinceSync = 0;
     }
@@ -285,6 +318,10 @@ public final class Etm2Encoder {
     }
 
     private void instructionCycle(int status) {
+        if (overflowed) {
+            idleCycle();
+            return;
+        }
         if (!v1 && syncPending && status == Etm2PacketReader.IE && midByte < 0 && tfoHigh < 0) {
             tfo(0, pcOf(), insnIsa(), true);
             return;
@@ -304,6 +341,10 @@ public final class Etm2Encoder {
 
     /** A BE cycle: the branch address into the FIFO (ETMv1: then two APO cycles). */
     private void branchCycle(long target, Isa isa, boolean cancel) {
+        if (overflowed) {
+            idleCycle();
+            return;
+        }
         pushLen = 0;
         boolean full = opt.fullAddress() || cancel || (v1 && syncPending);
         if (v1) {
@@ -328,6 +369,13 @@ public final class Etm2Encoder {
             pushLen = nb;
             lastPacked = p;
             pushStartsSequence = false;
+        }
+        if (!opt.stall() && (fifoSize() + pushLen > opt.fifoBytes() || (v1 && pendingStarts >= 14))) {
+            // overflow: this branch and what follows are lost until the FIFO has drained
+            overflowed = true;
+            pushLen = 0;
+            idleCycle();
+            return;
         }
         stallFor(pushLen, v1);
         int apo = pendingStarts;

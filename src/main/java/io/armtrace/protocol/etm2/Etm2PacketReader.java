@@ -654,7 +654,7 @@ public final class Etm2PacketReader implements Etm2CycleSink {
             }
         }
         if (apoCycle) {
-            int apoBits;
+
             if ((status & 4) != 0 && (rNotes[i] & 2) == 0) {
                 // IHI 0014Q 5.6.1: a BE in an APO cycle abandons the previous branch (its address is still output)
                 int a = (int) (apoRecord & MASK);
@@ -662,7 +662,7 @@ public final class Etm2PacketReader implements Etm2CycleSink {
                 apoPending = 0;
                 apoRecord = -1;
             } else {
-                apoBits = (rNotes[i] & 2) != 0 ? pkt & 3 : ps & 3;
+                int apoBits = (rNotes[i] & 2) != 0 ? pkt & 3 : ps & 3;
                 int a = (int) (apoRecord & MASK);
                 if (apoPending == 2) {
                     rApo[a] = apoBits;
@@ -915,10 +915,6 @@ public final class Etm2PacketReader implements Etm2CycleSink {
             // (an ETMv2 DE or DW whose packets were not read may have been a branch)
             out.cycle(c, status, -1, Isa.A32, false, known || (status != DW && status != ID));
         }
-    }
-
-    static boolean isInstruction(int status) {
-        return status == IE || status == ID || status == IN || status == DN || status == BE || status == BD;
     }
 
     /** One listing line for record slot {@code i}. */

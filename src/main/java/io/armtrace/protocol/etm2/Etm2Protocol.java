@@ -166,6 +166,7 @@ public final class Etm2Protocol implements TraceProtocol {
         long ctx = 0;
         long trigger = -1;
         boolean folding = false;
+        boolean stall = true;
         for (Map.Entry<String, String> e : options.entrySet()) {
             String v = e.getValue() == null ? "" : e.getValue().trim();
             switch (e.getKey()) {
@@ -174,6 +175,7 @@ public final class Etm2Protocol implements TraceProtocol {
                 case "sync-period" -> sync = Etm2Config.parseInt(e.getKey(), v);
                 case "full-address" -> full = Etm2Config.parseBool(e.getKey(), v.toLowerCase(Locale.ROOT));
                 case "fifo-bytes" -> fifo = Etm2Config.parseInt(e.getKey(), v);
+                case "stall" -> stall = Etm2Config.parseBool(e.getKey(), v.toLowerCase(Locale.ROOT));
                 case "context-id" -> ctx = Etm2Config.parseInt(e.getKey(), v);
                 case "trigger-cycle" -> trigger = Etm2Config.parseInt(e.getKey(), v);
                 case "branch-folding" -> folding = Etm2Config.parseBool(e.getKey(), v.toLowerCase(Locale.ROOT));
@@ -198,7 +200,7 @@ public final class Etm2Protocol implements TraceProtocol {
         if (folding && cfg.version() != 2) {
             throw new IllegalArgumentException("--branch-folding needs ETMv2 (branch phantoms are ETMv2 PIPESTATs).");
         }
-        o = new Etm2Encoder.Options(cfg, sync, full, fifo, fmt, ctx, trigger, folding);
+        o = new Etm2Encoder.Options(cfg, sync, full, fifo, fmt, ctx, trigger, folding, stall);
         MemoryImage mem = image == null ? new MemoryImage() : image.memory();
         byte[] bytes = Etm2Encoder.encode(execution, mem, o);
         Registers regs = new Registers().put("ETMCR", cfg.etmcr()).put("ETMIDR", cfg.etmidr());
@@ -217,7 +219,8 @@ public final class Etm2Protocol implements TraceProtocol {
         m.put("branch-output", "output every branch, direct ones too, with its address (ETMCR[8])");
         m.put("full-address", "never compress branch addresses (always five bytes)");
         m.put("sync-period", "cycles between synchronization points (ETMSYNCFR); default 1024");
-        m.put("fifo-bytes", "trace FIFO size; the core is stalled when it is full; default 45");
+        m.put("fifo-bytes", "trace FIFO size; default 45");
+        m.put("stall", "stall the core when the FIFO is full (default true); false: overflow, lose trace, restart");
         m.put("branch-folding", "ETMv2: trace folded direct branches as branch phantoms, as ARM10 does");
         m.put("trigger-cycle", "the trigger fires at this cycle (TR on PIPESTAT); default none");
         m.put("capture-format", "cycles (armtrace per-cycle records), csv, or etb (ETM9 ETB words)");

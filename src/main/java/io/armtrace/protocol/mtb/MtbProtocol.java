@@ -24,10 +24,12 @@ import java.util.OptionalLong;
 /** The Micro Trace Buffer of Cortex-M0+, M23 and M33: packet pairs in SRAM, read out after a stop. */
 public final class MtbProtocol implements TraceProtocol {
     /**
-     * The program last decoded on this thread, kept for the next dump of the same firmware (a fleet of
-     * crash reports): its code block cache and vector table are built once.
+     * The programs last decoded on this thread, kept for the next dumps of the same firmware (a fleet
+     * of crash reports from a few firmware builds): code block cache and vector table are built once.
      */
-    private static final ThreadLocal<MtbProgram> LAST_PROGRAM = new ThreadLocal<>();
+    private static final int KEPT_PROGRAMS = 4;
+    private static final ThreadLocal<MtbProgram[]> PROGRAMS = ThreadLocal.withInitial(() -> new MtbProgram[KEPT_PROGRAMS]);
+    private static final ThreadLocal<int[]> NEXT_SLOT = ThreadLocal.withInitial(() -> new int[1]);
 
     @Override
     public String name() {
@@ -95,11 +97,16 @@ public final class MtbProtocol implements TraceProtocol {
     }
 
     private static MtbProgram program(ProgramImage image, OptionalLong vtor) {
-        MtbProgram p = LAST_PROGRAM.get();
-        if (p == null || p.image() != image || !p.vtor().equals(vtor)) {
-            p = new MtbProgram(image, vtor);
-            LAST_PROGRAM.set(p);
+        MtbProgram[] kept = PROGRAMS.get();
+        for (MtbProgram p : kept) {
+            if (p != null && p.image() == image && p.vtor().equals(vtor)) {
+                return p;
+            }
         }
+        int[] next = NEXT_SLOT.get();
+        MtbProgram p = new MtbProgram(image, vtor);
+        kept[next[0]] = p;
+        next[0] = (next[0] + 1) % KEPT_PROGRAMS;
         return p;
     }
 

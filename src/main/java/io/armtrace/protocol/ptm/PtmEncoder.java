@@ -26,6 +26,14 @@ import java.util.Map;
  *
  * <p>The execution does not say how many cycles instructions took: in cycle-accurate mode each
  * instruction counts as one cycle. Timestamps count instructions.
+ *
+ * <p>What the trace cannot carry, by the protocol's design: whether a non-waypoint instruction passed
+ * its condition (PFT traces only waypoints), including the last instruction before an exception,
+ * which the waypoint update reports as reached whether or not it passed (4.5.5). A decoder reports
+ * such instructions as executed. When the execution ends after non-waypoint code, the trace ends with
+ * a waypoint update for it, as a PTM does when tracing stops. An executed SVC/SMC/BKPT that the
+ * record does not follow with an exception (a user-mode record) is traced as that exception into
+ * untraced code, and trace resumes with an I-sync at the next instruction.
  */
 public final class PtmEncoder {
 
@@ -213,6 +221,27 @@ public final class PtmEncoder {
         };
     }
 
+    /** PFT exception number of an exception-generating instruction (Table 4.4). */
+    static int callException(Insn insn) {
+        int op = insn.opcode;
+        if (insn.isa == Isa.A32) {
+            if ((op & 0x0F000000) == 0x0F000000) {
+                return 10; // SVC
+            }
+            if ((op & 0x0FF000F0) == 0x01600070) {
+                return 2; // SMC
+            }
+            return (op & 0x0FF000F0) == 0x01200070 ? 13 : 9; // BKPT: generic; UDF: undefined
+        }
+        if (insn.size == 2) {
+            if ((op & 0xFF00) == 0xDF00) {
+                return 10;
+            }
+            return (op & 0xFF00) == 0xBE00 ? 13 : 9;
+        }
+        return (op & 0xFFF0F000) == 0xF7F08000 ? 2 : 9;
+    }
+
     /** One encoding pass; holds the PTM's state. */
     private final class Run {
         private final PtmConfig cfg;
@@ -236,7 +265,6 @@ public final class PtmEncoder {
         private long segStart;
         private boolean codeSinceWaypoint;
         private long lastStepAddr;
-        private int lastStepSize;
         private Isa lastStepIsa = Isa.A32;
         private long expectedNext = -1;
 
@@ -264,7 +292,7 @@ public final class PtmEncoder {
             for (int i = 0; i < events.size(); i++) {
                 ExecutionEvent e = events.get(i);
                 if (e instanceof ExecutionEvent.Step s) {
-                    step(s);
+                    step(s, i + 1 < events.size() && events.get(i + 1) instanceof ExecutionEvent.ExceptionTaken);
                 } else if (e instanceof ExecutionEvent.ExceptionTaken x) {
                     exception(x, nextStepIsa(events, i));
                 } else if (e instanceof ExecutionEvent.ExceptionReturned) {
@@ -295,7 +323,7 @@ public final class PtmEncoder {
             return Isa.A32;
         }
 
-        private void step(ExecutionEvent.Step s) {
+        private void step(ExecutionEvent.Step s, boolean exceptionFollows) {
             long a = s.address();
             if (pending) {
                 resolve(a, s.isa());
@@ -337,9 +365,18 @@ public final class PtmEncoder {
             } else {
                 codeSinceWaypoint = true;
                 expectedNext = a + size;
+                if (kind == WaypointKind.EXCEPTION_CALL && s.executed() && !exceptionFollows) {
+                    // The record goes on after an executed SVC/SMC/BKPT without the exception (a user-mode
+                    // record: the kernel is not in it). The PTM traces the exception (5.3.3) and the
+                    // untraced handler; trace resumes, as after filtering, with an I-sync.
+                    flushAtoms();
+                    waypointUpdate(a, s.isa());
+                    branchPacket(0x8, Isa.A32, callException(insn));
+                    codeSinceWaypoint = false;
+                    expectedNext = -1;
+                }
             }
             lastStepAddr = a;
-            lastStepSize = size;
             lastStepIsa = s.isa();
         }
 
@@ -350,6 +387,11 @@ public final class PtmEncoder {
             expectedNext = target;
             switch (pKind) {
                 case DIRECT_BRANCH -> {
+                    if (target != pTarget) {
+                        // passed its condition but did not branch (CBZ/CBNZ): not taken is an N atom
+                        atom(false);
+                        break;
+                    }
                     if (branchBroadcast) {
                         branchPacket(target, targetIsa, -1);
                     } else {

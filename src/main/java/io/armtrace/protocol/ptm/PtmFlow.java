@@ -58,8 +58,6 @@ public final class PtmFlow implements PtmPacketListener {
     private boolean valid;
     private long addr;
     private Isa isa = Isa.A32;
-    /** Where the current run started (the last waypoint target), for the 4096-byte bound. */
-    private long runStart;
     private boolean nonSecure;
     private boolean hyp;
     private long contextId = -1;
@@ -191,7 +189,6 @@ public final class PtmFlow implements PtmPacketListener {
     private void setAddress(long a, Isa i) {
         addr = a;
         isa = i;
-        runStart = a;
         valid = true;
         noImageReported = false;
     }
@@ -277,7 +274,6 @@ public final class PtmFlow implements PtmPacketListener {
     private void follow(Block b, boolean e, boolean addressFollows, long offset) {
         if (!e) {
             addr = b.nextAddress();
-            runStart = addr;
             return;
         }
         switch (b.kind()) {
@@ -313,7 +309,6 @@ public final class PtmFlow implements PtmPacketListener {
             }
             default -> addr = b.nextAddress(); // ISB
         }
-        runStart = addr;
     }
 
     private void push(long a, Isa i) {
@@ -378,7 +373,6 @@ public final class PtmFlow implements PtmPacketListener {
                 emitRange(rangeStart, next, (int) Math.min(count, Integer.MAX_VALUE), target,
                         endsHere ? WaypointKind.EXCEPTION_CALL : WaypointKind.NONE, true);
                 addr = next;
-                runStart = addr;
                 return;
             }
             switch (b.end()) {

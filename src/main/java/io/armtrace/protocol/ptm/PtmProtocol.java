@@ -1,6 +1,7 @@
 package io.armtrace.protocol.ptm;
 
 import io.armtrace.execution.Execution;
+import io.armtrace.image.MemoryImage;
 import io.armtrace.image.ProgramImage;
 import io.armtrace.protocol.DecodeInput;
 import io.armtrace.protocol.EncodeOutput;
@@ -57,7 +58,9 @@ public final class PtmProtocol implements TraceProtocol {
     public void decode(DecodeInput input, ElementSink sink) throws IOException {
         PtmConfig c = config(input);
         long limit = input.options() == null ? 0 : input.options().instructionLimit();
-        PtmFlow flow = new PtmFlow(c, input.image().memory(), sink, limit > 0 ? limit * 4 : 0);
+        // without an image every address is outside it: the decoder reports NoImage and goes on
+        MemoryImage memory = input.image() == null ? new MemoryImage() : input.image().memory();
+        PtmFlow flow = new PtmFlow(c, memory, sink, limit > 0 ? limit * 4 : 0);
         pump(input, new PtmPacketReader(c, flow));
     }
 

@@ -27,10 +27,10 @@ class Etm2EncoderTest {
             new Step(0x1004, Isa.A32, 4, true), new Step(0x1010, Isa.A32, 4, true), new Step(0x2000, Isa.A32, 4, true)));
 
     static List<String> cycles(Etm2Config cfg) {
-        Object[] c = Etm2Encoder.cycles(RUN, image(), Etm2Encoder.Options.of(cfg));
-        int[] ps = (int[]) c[0];
-        int[] pk = (int[]) c[1];
-        boolean[] sy = (boolean[]) c[2];
+        Etm2Encoder.Cycles c = Etm2Encoder.cycles(RUN, image(), Etm2Encoder.Options.of(cfg));
+        int[] ps = c.pipestat();
+        int[] pk = c.tracepkt();
+        boolean[] sy = c.tracesync();
         List<String> out = new ArrayList<>();
         for (int k = 0; k < ps.length; k++) {
             String hex = String.format(cfg.portWidth() == 16 && pk[k] != 0 ? " %04x" : " %02x", pk[k]);

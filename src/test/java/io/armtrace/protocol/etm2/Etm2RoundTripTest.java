@@ -93,6 +93,46 @@ class Etm2RoundTripTest {
         assertThat(decode(capture, cfg, p)).isEqualTo(SyntheticProgram.steps(p.execution));
     }
 
+    /**
+     * Without stalling, a small FIFO on a narrow port overflows: trace is lost until it drains and restarts
+     * with reason b10 (IHI 0014Q Table 6.7). Every stretch between restarts is exact.
+     */
+    @ParameterizedTest
+    @CsvSource({"1,4", "2,4", "1,8", "2,8"})
+    void fifoOverflowLosesTraceThenRestarts(int version, int width) {
+        SyntheticProgram p = new SyntheticProgram(40 + width, 6000);
+        Etm2Config cfg = Etm2Config.DEFAULT.withVersion(version).withPortWidth(width);
+        byte[] capture = Etm2Encoder.encode(p.execution, p.image,
+                Etm2Encoder.Options.of(cfg).withSyncPeriod(300).withFifo(4, false));
+        ElementCollector c = new ElementCollector();
+        Registers regs = new Registers().put("ETMCR", cfg.etmcr()).put("ETMIDR", cfg.etmidr());
+        Etm2Protocol.decode(capture, regs, p.image, c);
+        long overflows = c.ofType(TraceOn.class).stream().filter(t -> t.reason() == TraceOn.Reason.OVERFLOW).count();
+        assertThat(overflows).isGreaterThan(3);
+        // split the decode at each TraceOn; each stretch is a contiguous part of the execution, in order
+        List<SyntheticProgram.Insn> expected = SyntheticProgram.steps(p.execution);
+        java.util.List<io.armtrace.trace.TraceElement> stretch = new java.util.ArrayList<>();
+        int from = 0;
+        int decoded = 0;
+        java.util.List<io.armtrace.trace.TraceElement> all = new java.util.ArrayList<>(c.elements());
+        all.add(new TraceOn(0, TraceOn.Reason.SYNC, -1));
+        for (io.armtrace.trace.TraceElement e : all) {
+            if (e instanceof TraceOn) {
+                List<SyntheticProgram.Insn> got = SyntheticProgram.expand(stretch);
+                if (!got.isEmpty()) {
+                    int at = java.util.Collections.indexOfSubList(expected.subList(from, expected.size()), got);
+                    assertThat(at).as("stretch of %d instructions after %d", got.size(), from).isGreaterThanOrEqualTo(0);
+                    from += at + got.size();
+                    decoded += got.size();
+                }
+                stretch.clear();
+            } else {
+                stretch.add(e);
+            }
+        }
+        assertThat(decoded).isGreaterThan(100).isLessThan(expected.size());
+    }
+
     /** Decoding from an arbitrary cycle is exact from the next sync point on: a suffix of the execution. */
     @ParameterizedTest
     @CsvSource({"1,4", "1,8", "1,16", "2,4", "2,8", "2,16"})

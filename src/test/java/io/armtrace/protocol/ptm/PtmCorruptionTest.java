@@ -99,7 +99,7 @@ class PtmCorruptionTest {
             decode(cfg, mem, t);
         }
         Random rnd = new Random(1);
-        for (int i = 0; i < 300; i++) {
+        for (int i = 0; i < 150; i++) {
             byte[] t = clean.clone();
             t[rnd.nextInt(t.length)] = (byte) rnd.nextInt(256);
             List<At> l = decode(cfg, mem, t);
@@ -153,7 +153,7 @@ class PtmCorruptionTest {
         EncodeOutput enc = new PtmEncoder().cycleAccurate(true).timestamps(true).encode(p.execution(), p.image());
         PtmConfig cfg = PtmConfig.of(enc.registers(), 0);
         Random rnd = new Random(3);
-        for (int round = 0; round < 400; round++) {
+        for (int round = 0; round < 200; round++) {
             byte[] d;
             if (round % 2 == 0) {
                 d = new byte[1 + rnd.nextInt(2000)];

@@ -4,8 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.armtrace.execution.Execution;
 import io.armtrace.execution.ExecutionEvent;
-import io.armtrace.execution.ExecutionFormat;
-import io.armtrace.image.ElfImage;
+import io.armtrace.groundtruth.Corpus;
 import io.armtrace.image.MemoryImage;
 import io.armtrace.image.ProgramImage;
 import io.armtrace.isa.Insn;
@@ -21,13 +20,10 @@ import io.armtrace.trace.NoImage;
 import io.armtrace.trace.TraceElement;
 import io.armtrace.trace.WaypointKind;
 import io.armtrace.view.InstructionWalk;
-import java.io.IOException;
-import java.io.InputStream;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.zip.GZIPInputStream;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.api.Test;
@@ -49,19 +45,7 @@ class PtmRoundTripTest {
     private static final Map<String, Program> CACHE = new ConcurrentHashMap<>();
 
     static Program program(String name) {
-        return CACHE.computeIfAbsent(name, n -> {
-            try (InputStream e = PtmRoundTripTest.class.getResourceAsStream("/groundtruth/" + n + ".exec.gz");
-                 InputStream elf = PtmRoundTripTest.class.getResourceAsStream("/groundtruth/" + n + ".elf.gz")) {
-                if (e == null || elf == null) {
-                    throw new IllegalStateException("ground truth " + n + " missing");
-                }
-                Execution ex = ExecutionFormat.reader(e).readAll();
-                ProgramImage img = ElfImage.load(new GZIPInputStream(elf).readAllBytes(), n + ".elf");
-                return new Program(ex, img);
-            } catch (IOException x) {
-                throw new IllegalStateException(x);
-            }
-        });
+        return CACHE.computeIfAbsent(name, n -> new Program(Corpus.execution(n), Corpus.image(n)));
     }
 
     record Result(int instructions, int unknowableConditions, int traceBytes, List<TraceElement> elements) {
@@ -98,6 +82,12 @@ class PtmRoundTripTest {
                 cl.classify(p.image().memory(), s.address(), s.isa(), 0, insn);
                 boolean waypoint = insn.kind == WaypointKind.DIRECT_BRANCH || insn.kind == WaypointKind.INDIRECT_BRANCH
                         || insn.kind == WaypointKind.EXCEPTION_RETURN || insn.kind == WaypointKind.BARRIER;
+                // CBZ/CBNZ pass (no condition code) but may not branch: PFT traces that with an N atom
+                boolean notTaken = waypoint && !ex && i + 1 < steps.size()
+                        && steps.get(i + 1).address() == s.address() + insn.size && insn.target != s.address() + insn.size;
+                if (notTaken) {
+                    continue;
+                }
                 if (waypoint || !ex) {
                     throw new AssertionError(String.format("instruction %d at 0x%x: executed=%s, decoded %s",
                             i, s.address(), s.executed(), ex));
@@ -117,13 +107,21 @@ class PtmRoundTripTest {
         "a9-thumb, off, 0, off, off",
         "a9-thumb, on, 4, on, off",
         "a9-arm, on, 1, on, on",
-        "a9-thumb, off, 0, off, on"})
+        "a9-thumb, off, 0, off, on",
+        "linux-arm, on, 15, off, off",
+        "linux-thumb, on, 15, off, off",
+        "linux-thumb, off, 0, on, off",
+        "arm926-arm, on, 8, off, off",
+        "arm926-thumb, on, 15, off, on"})
     void corpusProgramsRoundTrip(String name, String rs, int depth, String cc, String bb) {
         Program p = program(name);
         PtmEncoder enc = new PtmEncoder().returnStack(rs.equals("on"), depth).cycleAccurate(cc.equals("on"))
                 .branchBroadcast(bb.equals("on")).timestamps(true).contextId(4, 0x42).vmid(3).syncPeriod(512);
         Result r = roundTrip(p, enc);
-        assertThat(r.instructions()).isGreaterThan(50000);
+        assertThat(r.instructions()).isGreaterThan(40000);
+        System.out.printf("%s rs=%s/%d cc=%s bb=%s: %d instructions, %d bytes; %d condition-failed non-waypoint"
+                + " instructions decode as executed (PFT does not trace them)%n", name, rs, depth, cc, bb,
+                r.instructions(), r.traceBytes(), r.unknowableConditions());
     }
 
     @Test
@@ -134,7 +132,7 @@ class PtmRoundTripTest {
 
     @Test
     void returnStackShrinksTheTrace() {
-        for (String n : new String[] {"a9-arm", "a9-thumb"}) {
+        for (String n : new String[] {"a9-arm", "a9-thumb", "linux-arm", "linux-thumb"}) {
             int off = roundTrip(program(n), new PtmEncoder().returnStack(false, 0)).traceBytes();
             int on = roundTrip(program(n), new PtmEncoder().returnStack(true, 15)).traceBytes();
             System.out.printf("%s: PFT trace %d bytes without return stack, %d with (%.1f%% smaller)%n", n, off, on,
