@@ -122,4 +122,113 @@ final class Etm3Code {
         }
         return true;
     }
+
+    // ---------------------------------------------------------------- blocks
+
+    /**
+     * A run of up to 64 instructions from {@code start}: all but possibly the last are not waypoints;
+     * the last is the first waypoint reached ({@code lastKind} != NONE), or the run stopped at 64
+     * instructions or at the end of the image. Bit i of {@code wide} is set when instruction i is 4 bytes.
+     */
+    static final class Block {
+        final Isa isa;
+        final int count;
+        final long wide;
+        final WaypointKind lastKind;
+        final long target;
+        final Isa targetIsa;
+
+        Block(Isa isa, int count, long wide, WaypointKind lastKind, long target, Isa targetIsa) {
+            this.isa = isa;
+            this.count = count;
+            this.wide = wide;
+            this.lastKind = lastKind;
+            this.target = target;
+            this.targetIsa = targetIsa;
+        }
+
+        int size(int i) {
+            return isa == Isa.A32 ? 4 : 2 + 2 * (int) ((wide >>> i) & 1);
+        }
+    }
+
+    private long[] blockKeys = newKeys(1 << 10);
+    private Block[] blocks = new Block[1 << 10];
+    private int blocksUsed;
+
+    private static long[] newKeys(int n) {
+        long[] k = new long[n];
+        java.util.Arrays.fill(k, -1L);
+        return k;
+    }
+
+    /** The block that starts at {@code address}, or null if that instruction is not in the image. */
+    Block block(long address, Isa isa) {
+        long key = address << 2 | isa.ordinal();
+        int m = blockKeys.length - 1;
+        int slot = hash(key) & m;
+        long t;
+        while ((t = blockKeys[slot]) != -1L) {
+            if (t == key) {
+                return blocks[slot];
+            }
+            slot = (slot + 1) & m;
+        }
+        long a = address;
+        long wide = 0;
+        int n = 0;
+        WaypointKind k = WaypointKind.NONE;
+        long tgt = -1;
+        Isa tIsa = isa;
+        while (n < 64 && lookup(a, isa)) {
+            if (size == 4 && isa != Isa.A32) {
+                wide |= 1L << n;
+            }
+            n++;
+            if (kind != WaypointKind.NONE) {
+                k = kind;
+                tgt = directTarget;
+                tIsa = targetIsa;
+                break;
+            }
+            a += size;
+        }
+        if (n == 0) {
+            return null;
+        }
+        Block b = new Block(isa, n, wide, k, tgt, tIsa);
+        if (2 * (blocksUsed + 1) > blockKeys.length) {
+            growBlocks();
+        }
+        putBlock(key, b);
+        return b;
+    }
+
+    private void putBlock(long key, Block b) {
+        int m = blockKeys.length - 1;
+        int slot = hash(key) & m;
+        while (blockKeys[slot] != -1L) {
+            slot = (slot + 1) & m;
+        }
+        blockKeys[slot] = key;
+        blocks[slot] = b;
+        blocksUsed++;
+    }
+
+    private void growBlocks() {
+        long[] oldKeys = blockKeys;
+        Block[] old = blocks;
+        int n = oldKeys.length >= 2 * MAX_ENTRIES ? oldKeys.length : oldKeys.length * 2;
+        blockKeys = newKeys(n);
+        blocks = new Block[n];
+        blocksUsed = 0;
+        if (n == oldKeys.length) {
+            return; // bounded memory: start over
+        }
+        for (int i = 0; i < oldKeys.length; i++) {
+            if (oldKeys[i] != -1L) {
+                putBlock(oldKeys[i], old[i]);
+            }
+        }
+    }
 }

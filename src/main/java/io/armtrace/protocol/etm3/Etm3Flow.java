@@ -59,6 +59,11 @@ public final class Etm3Flow implements Etm3PacketReader.Listener {
     private boolean lastExecuted;
 
     private long cycles;
+
+    // position in the block of straight-line code being executed (the block cache of DESIGN.md)
+    private Etm3Code.Block block;
+    private int blockIndex;
+    private long blockNext;
     private boolean exceptionExitPending;
     private boolean inGap;
 
@@ -183,6 +188,7 @@ public final class Etm3Flow implements Etm3PacketReader.Listener {
     }
 
     private void setAddress(long a, Isa i) {
+        block = null;
         address = a;
         isa = i;
         haveAddress = true;
@@ -213,15 +219,27 @@ public final class Etm3Flow implements Etm3PacketReader.Listener {
             return;
         }
         long a = address;
-        if (!code.lookup(a, isa)) {
-            flush();
-            sink.accept(new NoImage(source, a, isa));
-            haveAddress = false;
-            lastValid = false;
-            return;
+        Etm3Code.Block b = block;
+        if (b == null || a != blockNext || isa != b.isa) {
+            b = code.block(a, isa);
+            if (b == null) {
+                flush();
+                sink.accept(new NoImage(source, a, isa));
+                haveAddress = false;
+                lastValid = false;
+                block = null;
+                return;
+            }
+            block = b;
+            blockIndex = 0;
         }
-        int size = code.size;
-        WaypointKind kind = code.kind;
+        int size = b.size(blockIndex);
+        boolean end = ++blockIndex == b.count;
+        WaypointKind kind = end ? b.lastKind : WaypointKind.NONE;
+        blockNext = a + size;
+        if (end) {
+            block = null;
+        }
         // append to the open range, or start a new one
         if (open && (rEnd != a || rIsa != isa || !rExecuted || rKind != WaypointKind.NONE)) {
             flush();
@@ -248,8 +266,8 @@ public final class Etm3Flow implements Etm3PacketReader.Listener {
         }
         switch (kind) {
             case DIRECT_BRANCH -> {
-                address = code.directTarget;
-                isa = code.targetIsa;
+                address = b.target;
+                isa = b.targetIsa;
             }
             case INDIRECT_BRANCH, EXCEPTION_RETURN -> {
                 // the branch packet that must follow gives the target (7.3.5)
