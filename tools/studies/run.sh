@@ -51,8 +51,7 @@ echo "| program | instructions | original | alternative | original, cycle-accura
 echo "|---|---:|---:|---:|---:|---:|"
 for f in a9-arm a9-thumb m3; do
   n=$(insns "$gt/$f.exec.gz")
-  extra=()
-  [ "$f" = m3 ] && extra=(--armv7m)
+  extra=()   # the execution record says which profile ran it (m3: ARMv7-M)
   o=$(bytes etm3 "$gt/$f.exec.gz" "$work/$f.elf" "${extra[@]}")
   a=$(bytes etm3 "$gt/$f.exec.gz" "$work/$f.elf" --alt-branch "${extra[@]}")
   oc=$(bytes etm3 "$gt/$f.exec.gz" "$work/$f.elf" --cycle-accurate "${extra[@]}")

@@ -4,6 +4,7 @@ import io.armtrace.execution.Execution;
 import io.armtrace.execution.ExecutionEvent;
 import io.armtrace.image.ProgramImage;
 import io.armtrace.isa.Profile;
+import io.armtrace.protocol.OptionValues;
 import io.armtrace.trace.Isa;
 import io.armtrace.trace.WaypointKind;
 import java.util.Arrays;
@@ -52,10 +53,9 @@ public final class Etm3Encoder {
             Options o = DEFAULT;
             for (Map.Entry<String, String> e : options.entrySet()) {
                 String v = e.getValue() == null ? "" : e.getValue().trim().toLowerCase(Locale.ROOT);
-                boolean on = v.isEmpty() || v.equals("on") || v.equals("true") || v.equals("1") || v.equals("yes");
                 switch (e.getKey()) {
-                    case "alt-branch" -> o = o.withAlternativeBranch(on);
-                    case "cycle-accurate" -> o = o.withCycleAccurate(on);
+                    case "alt-branch" -> o = o.withAlternativeBranch(OptionValues.flag(e.getKey(), v));
+                    case "cycle-accurate" -> o = o.withCycleAccurate(OptionValues.flag(e.getKey(), v));
                     case "context-id" -> {
                         int n = v.isEmpty() || v.equals("on") ? 4 : Integer.parseInt(v);
                         if (n != 0 && n != 1 && n != 2 && n != 4) {
@@ -63,8 +63,9 @@ public final class Etm3Encoder {
                         }
                         o = o.withContextId(n, 0x12345678L);
                     }
-                    case "vmid" -> o = o.withVmid(on, 0x5A);
-                    case "timestamps" -> o = o.withTimestamps(on || v.equals("64") || v.equals("48"), v.equals("64"));
+                    case "vmid" -> o = o.withVmid(OptionValues.flag(e.getKey(), v), 0x5A);
+                    case "timestamps" -> o = o.withTimestamps(v.equals("64") || v.equals("48") || OptionValues.flag(e.getKey(), v),
+                            v.equals("64"));
                     case "async-period" -> o = o.withPeriods(Integer.decode(v), o.isyncPeriod());
                     case "isync-period" -> o = o.withPeriods(o.asyncPeriod(), Integer.decode(v));
                     case "exceptions" -> {
@@ -79,9 +80,9 @@ public final class Etm3Encoder {
                         }
                         o = o.withArmv7m(v.equals("m"), o.exceptionPackets());
                     }
-                    case "exception-packets" -> o = o.withArmv7m(o.armv7m(), on);
+                    case "exception-packets" -> o = o.withArmv7m(o.armv7m(), OptionValues.flag(e.getKey(), v));
                     case "trace-id" -> o = o.withTraceId(Integer.decode(v));
-                    case "branch-output" -> o = o.withBranchOutput(on);
+                    case "branch-output" -> o = o.withBranchOutput(OptionValues.flag(e.getKey(), v));
                     default -> throw new IllegalArgumentException("ETMv3 has no encoder option --" + e.getKey() + ".");
                 }
             }
