@@ -2,8 +2,6 @@ package io.armtrace.view;
 
 import io.armtrace.image.LineTable;
 import io.armtrace.image.ProgramImage;
-import io.armtrace.trace.ElementSink;
-import io.armtrace.trace.TraceElement;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
@@ -16,29 +14,13 @@ import java.util.TreeMap;
  * Graphviz dot, or in the callgrind format that KCachegrind and QCachegrind open
  * (valgrind.org/docs/manual/cl-format.html).
  */
-public final class CallGraph implements ElementSink {
-    private final TraceAnalysis analysis;
-
+public final class CallGraph extends AnalysisView {
     public CallGraph(ProgramImage image) {
         this(new TraceAnalysis(image));
     }
 
     public CallGraph(TraceAnalysis analysis) {
-        this.analysis = analysis;
-    }
-
-    @Override
-    public void accept(TraceElement element) {
-        analysis.accept(element);
-    }
-
-    @Override
-    public void end() {
-        analysis.end();
-    }
-
-    public TraceAnalysis analysis() {
-        return analysis;
+        super(analysis);
     }
 
     /** A call edge. */

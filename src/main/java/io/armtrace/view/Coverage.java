@@ -5,9 +5,7 @@ import io.armtrace.image.MemoryImage;
 import io.armtrace.image.ProgramImage;
 import io.armtrace.image.Symbol;
 import io.armtrace.image.SymbolTable;
-import io.armtrace.trace.ElementSink;
 import io.armtrace.trace.Isa;
-import io.armtrace.trace.TraceElement;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -29,8 +27,7 @@ import java.util.TreeMap;
  * encodings T1 and T3), CBZ/CBNZ (A8.8.29), and the instructions an IT block makes conditional
  * (A8.8.54: IT's mask gives the block's length); and any instruction the trace saw failing.
  */
-public final class Coverage implements ElementSink {
-    private final TraceAnalysis analysis;
+public final class Coverage extends AnalysisView {
     private Result result;
 
     public Coverage(ProgramImage image) {
@@ -38,17 +35,7 @@ public final class Coverage implements ElementSink {
     }
 
     public Coverage(TraceAnalysis analysis) {
-        this.analysis = analysis;
-    }
-
-    @Override
-    public void accept(TraceElement element) {
-        analysis.accept(element);
-    }
-
-    @Override
-    public void end() {
-        analysis.end();
+        super(analysis);
     }
 
     /** One instruction of the program: how often it passed and failed; {@code conditional} by its encoding or the trace. */
@@ -101,10 +88,6 @@ public final class Coverage implements ElementSink {
         public long functionsHit() {
             return functions.stream().filter(FunctionCoverage::hit).count();
         }
-    }
-
-    public TraceAnalysis analysis() {
-        return analysis;
     }
 
     public Result result() {

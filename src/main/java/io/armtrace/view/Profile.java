@@ -2,8 +2,6 @@ package io.armtrace.view;
 
 import io.armtrace.image.LineTable;
 import io.armtrace.image.ProgramImage;
-import io.armtrace.trace.ElementSink;
-import io.armtrace.trace.TraceElement;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -17,7 +15,7 @@ import java.util.Map;
  * the input of Brendan Gregg's flamegraph.pl and of speedscope) from the call stack that
  * {@link TraceAnalysis} tracks.
  */
-public final class Profile implements ElementSink {
+public final class Profile extends AnalysisView {
     /** What a table row stands for. */
     public enum By { FUNCTION, LINE }
 
@@ -28,28 +26,12 @@ public final class Profile implements ElementSink {
     public record Entry(String name, String function, long instructions, double cycles, long inclusive) {
     }
 
-    private final TraceAnalysis analysis;
-
     public Profile(ProgramImage image) {
         this(new TraceAnalysis(image));
     }
 
     public Profile(TraceAnalysis analysis) {
-        this.analysis = analysis;
-    }
-
-    @Override
-    public void accept(TraceElement element) {
-        analysis.accept(element);
-    }
-
-    @Override
-    public void end() {
-        analysis.end();
-    }
-
-    public TraceAnalysis analysis() {
-        return analysis;
+        super(analysis);
     }
 
     /** Functions with at least one instruction, most instructions first. */
