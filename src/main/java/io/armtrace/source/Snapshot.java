@@ -210,15 +210,17 @@ public final class Snapshot {
     }
 
     /**
-     * Adds a device's dumps to {@code memory}. A dump whose file is an ELF file is loaded as one (its
-     * load segments at their own addresses; the section's address is then not used) and its symbols are
-     * returned, so that a snapshot can carry the program with its symbols.
+     * Adds a device's dumps to {@code memory}. A dump whose file is named {@code *.elf} or {@code *.axf}
+     * and is an ELF file is loaded as one (its load segments at their own addresses; the section's address
+     * is then not used) and its symbols are returned, so that a snapshot can carry the program with its
+     * symbols. Any other file is raw memory, even when it starts with an ELF header (a memory dump of a
+     * Linux program does).
      */
     private static SymbolTable addDumps(MemoryImage memory, Device device) {
         SymbolTable symbols = SymbolTable.EMPTY;
         for (Dump dump : device.dumps()) {
             try {
-                if (ElfImage.looksLikeElf(dump.file())) {
+                if (isElfDump(dump.file())) {
                     ProgramImage elf = ElfImage.load(dump.file());
                     memory.addAll(elf.memory());
                     if (symbols.isEmpty()) {
@@ -232,6 +234,11 @@ public final class Snapshot {
             }
         }
         return symbols;
+    }
+
+    static boolean isElfDump(Path file) {
+        String n = file.getFileName().toString().toLowerCase(Locale.ROOT);
+        return (n.endsWith(".elf") || n.endsWith(".axf")) && ElfImage.looksLikeElf(file);
     }
 
     private static Device readDevice(Path file) {

@@ -115,4 +115,25 @@ class SnapshotTest {
         }
         return -1;
     }
+
+    @Test
+    void elfDumpsBringSymbolsButRawDumpsStartingWithAnElfHeaderStayRaw(@TempDir Path dir) throws IOException {
+        byte[] elf = io.armtrace.groundtruth.Corpus.elfBytes("m0plus");
+        Files.write(dir.resolve("program.elf"), elf);
+        // a raw memory dump whose bytes happen to begin like an ELF file (as a Linux program's first page does)
+        byte[] raw = new byte[64];
+        System.arraycopy(elf, 0, raw, 0, 64);
+        Files.write(dir.resolve("page.bin"), raw);
+        Files.writeString(dir.resolve("snapshot.ini"), "[snapshot]\nversion=1.0\n[device_list]\nd0=core.ini\nd1=src.ini\n");
+        Files.writeString(dir.resolve("core.ini"), "[device]\nname=c\nclass=core\ntype=Cortex-M0+\n[regs]\nPC=0x1234\n"
+                + "[dump1]\nfile=program.elf\naddress=0\n[dump2]\nfile=page.bin\naddress=0x10000\n");
+        Files.writeString(dir.resolve("src.ini"), "[device]\nname=s\nclass=trace_source\ntype=MTB\n[regs]\nETMTRACEIDR=0x2A\n");
+        Files.writeString(dir.resolve("trace.ini"), "[trace_buffers]\nbuffers=\n[core_trace_sources]\nc=s\n");
+        Files.writeString(dir.resolve("snapshot.ini"), "[snapshot]\nversion=1.0\n[device_list]\nd0=core.ini\nd1=src.ini\n"
+                + "[trace]\nmetadata=trace.ini\n");
+        SnapshotSource s = Snapshot.load(dir).source(0x2A).orElseThrow();
+        assertThat(s.image().symbols().find("SysTick_Handler")).isNotNull();
+        assertThat(s.image().memory().u32(0x10000)).isEqualTo(0x464C457FL);
+        assertThat(s.coreRegisters().get("PC", -1)).isEqualTo(0x1234);
+    }
 }
