@@ -2,7 +2,10 @@ package io.armtrace.protocol.etm3;
 
 import io.armtrace.execution.Execution;
 import io.armtrace.execution.ExecutionEvent;
+import io.armtrace.image.MemoryImage;
 import io.armtrace.image.ProgramImage;
+import io.armtrace.isa.Insn;
+import io.armtrace.isa.InstructionClassifier;
 import io.armtrace.isa.Profile;
 import io.armtrace.protocol.OptionValues;
 import io.armtrace.trace.Isa;
@@ -178,7 +181,9 @@ public final class Etm3Encoder {
     }
 
     private final Options o;
-    private final Etm3Code code;
+    private final MemoryImage memory;
+    private final InstructionClassifier classifier;
+    private final Insn insn = new Insn();
 
     private byte[] out = new byte[4096];
     private int n;
@@ -199,7 +204,8 @@ public final class Etm3Encoder {
 
     public Etm3Encoder(Options options, ProgramImage image) {
         this.o = options;
-        this.code = new Etm3Code(image.memory().copy(), options.armv7m() ? Profile.M : Profile.AR);
+        this.memory = image.memory().copy();
+        this.classifier = new InstructionClassifier(options.armv7m() ? Profile.M : Profile.AR);
     }
 
     public Result encode(Execution execution) {
@@ -229,11 +235,13 @@ public final class Etm3Encoder {
                 atom(s.executed());
                 expect = s.address() + s.size();
                 expectIsa = s.isa();
-                if (s.executed() && code.lookup(s.address(), s.isa())) {
-                    switch (code.kind) {
+                if (s.executed() && classifier.classify(memory, s.address(), s.isa(), 0, insn)) {
+                    // where the decoder goes next without a branch packet (a barrier is no waypoint
+                    // in ETMv3: every instruction has its own atom)
+                    switch (insn.kind) {
                         case DIRECT_BRANCH -> {
-                            expect = code.directTarget;
-                            expectIsa = code.targetIsa;
+                            expect = insn.target;
+                            expectIsa = insn.targetIsa;
                             mustBranch = o.branchOutput(); // ETMCR[8]: direct branches traced too
                         }
                         case INDIRECT_BRANCH, EXCEPTION_RETURN -> mustBranch = true;

@@ -1,6 +1,9 @@
 package io.armtrace.protocol.etm3;
 
 import io.armtrace.image.ProgramImage;
+import io.armtrace.isa.Block;
+import io.armtrace.isa.CodeWalker;
+import io.armtrace.isa.InstructionClassifier;
 import io.armtrace.isa.Profile;
 import io.armtrace.protocol.etm3.Etm3Packet.Kind;
 import io.armtrace.trace.Context;
@@ -26,10 +29,18 @@ import io.armtrace.trace.WaypointKind;
  * indirect branch waits for its branch packet. Branch packets set the address of the next instruction,
  * and may carry an exception, a cancel of the last traced instruction, and a change of security state
  * (7.3.5). Contiguous instructions accumulate into one {@link InstructionRange}.
+ *
+ * <p>Code is read through the shared block cache ({@link CodeWalker}): a run of atoms over straight
+ * code advances by index through one cached {@link Block}, and the atom on a block's last instruction
+ * decides whether its waypoint was taken. Barriers are no waypoints here (every instruction has its
+ * own atom), so the walker is built without them.
  */
 public final class Etm3Flow implements Etm3PacketReader.Listener {
     private final Etm3Config config;
-    private final Etm3Code code;
+    /** Most bytes one cached block covers; longer straight code continues in the next block. */
+    static final int BLOCK_BYTES = 4096;
+
+    private final CodeWalker walker;
     private final ElementSink sink;
     private final int source;
     private final boolean cycleAccurate;
@@ -61,7 +72,7 @@ public final class Etm3Flow implements Etm3PacketReader.Listener {
     private long cycles;
 
     // position in the block of straight-line code being executed (the block cache of DESIGN.md)
-    private Etm3Code.Block block;
+    private Block block;
     private int blockIndex;
     private long blockNext;
     private boolean exceptionExitPending;
@@ -76,7 +87,8 @@ public final class Etm3Flow implements Etm3PacketReader.Listener {
 
     public Etm3Flow(Etm3Config config, ProgramImage image, ElementSink sink) {
         this.config = config;
-        this.code = new Etm3Code(image.memory().copy(), config.armv7m() ? Profile.M : Profile.AR);
+        this.walker = new CodeWalker(image.memory().copy(),
+                new InstructionClassifier(config.armv7m() ? Profile.M : Profile.AR), false, BLOCK_BYTES);
         this.sink = sink;
         this.source = config.traceId();
         this.cycleAccurate = config.cycleAccurate();
@@ -219,10 +231,12 @@ public final class Etm3Flow implements Etm3PacketReader.Listener {
             return;
         }
         long a = address;
-        Etm3Code.Block b = block;
-        if (b == null || a != blockNext || isa != b.isa) {
-            b = code.block(a, isa);
-            if (b == null) {
+        Block b = block;
+        int i = blockIndex;
+        if (b == null || a != blockNext || isa != b.isa()) {
+            b = walker.block(a, isa);
+            if (b.count() == 0) {
+                // the instruction is not in the image (or the state cannot be walked)
                 flush();
                 sink.accept(new NoImage(source, a, isa));
                 haveAddress = false;
@@ -231,11 +245,14 @@ public final class Etm3Flow implements Etm3PacketReader.Listener {
                 return;
             }
             block = b;
-            blockIndex = 0;
+            i = 0;
         }
-        int size = b.size(blockIndex);
-        boolean end = ++blockIndex == b.count;
-        WaypointKind kind = end ? b.lastKind : WaypointKind.NONE;
+        int size = b.sizeOf(i);
+        boolean end = ++i == b.count();
+        // only the block's last instruction can be a waypoint; a block that ended for another reason
+        // (NO_IMAGE, LIMIT) reports NONE and the next atom looks up the block that follows
+        WaypointKind kind = end ? b.kind() : WaypointKind.NONE;
+        blockIndex = i;
         blockNext = a + size;
         if (end) {
             block = null;
@@ -266,8 +283,8 @@ public final class Etm3Flow implements Etm3PacketReader.Listener {
         }
         switch (kind) {
             case DIRECT_BRANCH -> {
-                address = b.target;
-                isa = b.targetIsa;
+                address = b.target();
+                isa = b.targetIsa();
             }
             case INDIRECT_BRANCH, EXCEPTION_RETURN -> {
                 // the branch packet that must follow gives the target (7.3.5)

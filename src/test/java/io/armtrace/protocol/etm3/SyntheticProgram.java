@@ -197,7 +197,9 @@ final class SyntheticProgram {
     // ---------------------------------------------------------------- running it
 
     private Execution run(int steps) {
-        Etm3Code code = new Etm3Code(image.memory(), mProfile ? io.armtrace.isa.Profile.M : io.armtrace.isa.Profile.AR);
+        io.armtrace.isa.InstructionClassifier classifier =
+                new io.armtrace.isa.InstructionClassifier(mProfile ? io.armtrace.isa.Profile.M : io.armtrace.isa.Profile.AR);
+        io.armtrace.isa.Insn code = new io.armtrace.isa.Insn();
         List<ExecutionEvent> ev = new ArrayList<>();
         Deque<Long> returns = new ArrayDeque<>();
         Deque<Isa> returnIsas = new ArrayDeque<>();
@@ -205,7 +207,7 @@ final class SyntheticProgram {
         long pc = anyStart(thumbNow);
         Isa isa = thumbNow ? Isa.T32 : Isa.A32;
         for (int k = 0; k < steps; k++) {
-            if (!code.lookup(pc, isa)) {
+            if (!classifier.classify(image.memory(), pc, isa, 0, code)) {
                 throw new IllegalStateException("ran off the image at " + Long.toHexString(pc));
             }
             boolean conditional = isa == Isa.A32 ? (image.memory().u32(pc) >>> 28) != 14
@@ -217,7 +219,7 @@ final class SyntheticProgram {
             if (executed) {
                 switch (code.kind) {
                     case DIRECT_BRANCH -> {
-                        next = code.directTarget;
+                        next = code.target;
                         nextIsa = code.targetIsa;
                     }
                     case INDIRECT_BRANCH, EXCEPTION_RETURN -> {
