@@ -9,7 +9,6 @@ import io.armtrace.isa.InstructionClassifier;
 import io.armtrace.isa.Profile;
 import io.armtrace.protocol.OptionValues;
 import io.armtrace.trace.Isa;
-import io.armtrace.trace.WaypointKind;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
