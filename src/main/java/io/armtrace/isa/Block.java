@@ -185,14 +185,19 @@ public final class Block {
         return offsets == null ? start + (long) i * uniformSize : start + offsets[i];
     }
 
-    /** Size in bytes of the {@code i}-th instruction. */
+    /**
+     * Size in bytes of the {@code i}-th instruction ({@code 0 <= i < count()}). A decoder that consumes
+     * one atom per instruction (ETMv3) calls this for every instruction, so it is a bounds check and
+     * at most two array reads.
+     */
     public int sizeOf(int i) {
+        if (i < 0 || i >= count) {
+            throw new IndexOutOfBoundsException("instruction " + i + " of " + count);
+        }
         if (offsets == null) {
-            addressOf(i);
             return uniformSize;
         }
-        long next = i + 1 < count ? offsets[i + 1] : lastAddress + lastSize - start;
-        return (int) (next - addressOf(i) + start);
+        return (i + 1 < count ? offsets[i + 1] : (int) (lastAddress + lastSize - start)) - offsets[i];
     }
 
     /**

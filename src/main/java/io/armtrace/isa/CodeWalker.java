@@ -31,8 +31,10 @@ import io.armtrace.trace.WaypointKind;
  * entered in the middle of an IT block (for example by an exception return) reports its instructions
  * as unconditional. The flow decoders take the execution outcome from the trace atoms, not from here.
  *
- * <p>The cache is an open-addressing table keyed by (address, ISA) with a fixed capacity; when it is
- * full it is cleared and refilled, so memory never grows with the trace. A cache hit allocates nothing.
+ * <p>The cache is an open-addressing table keyed by (address, ISA). It starts small and doubles as the
+ * code actually executed grows, so that a small working set (a loop, a kernel's hot path) stays in the
+ * processor's caches; when it holds the configured number of blocks it is cleared and refilled, so
+ * memory never grows with the trace. A cache hit allocates nothing.
  * Blocks are immutable and may be kept by callers. A walker is not thread-safe: give each decoding
  * thread its own walker (and its own {@link MemoryImage#copy()}).
  */
@@ -46,10 +48,14 @@ public final class CodeWalker {
     private final boolean dataBarriersAreWaypoints;
     private final int maxBytes;
 
-    private final long[] keys;
-    private final Block[] blocks;
-    private final int mask;
-    private final int shift;
+    /** Initial number of table slots; the table doubles up to {@link #maxCapacity}. */
+    private static final int INITIAL_CAPACITY = 256;
+
+    private long[] keys;
+    private Block[] blocks;
+    private int mask;
+    private int shift;
+    private final int maxCapacity;
     private final int maxEntries;
     private int entries;
     private long hits;
@@ -96,11 +102,9 @@ public final class CodeWalker {
         this.dataBarriersAreWaypoints = dataBarriersAreWaypoints;
         this.maxBytes = maxBytes;
         int capacity = Integer.highestOneBit(Math.min(cacheBlocks, 1 << 28) * 2 - 1) << 1; // >= 2 * blocks
-        this.keys = new long[capacity];
-        this.blocks = new Block[capacity];
-        this.mask = capacity - 1;
-        this.shift = 64 - Integer.numberOfTrailingZeros(capacity);
+        this.maxCapacity = capacity;
         this.maxEntries = Math.min(cacheBlocks, capacity - 1);
+        allocate(Math.min(capacity, INITIAL_CAPACITY));
         this.offsetScratch = new int[maxBytes / 2 + 1];
     }
 
@@ -142,15 +146,49 @@ public final class CodeWalker {
         if (entries >= maxEntries) {
             clearCache();
             clears++;
-            i = (int) ((key * 0x9E3779B97F4A7C15L) >>> shift) & mask;
+            insert(key, b);
+        } else if (2 * (entries + 1) > keys.length && keys.length < maxCapacity) {
+            grow();
+            insert(key, b);
+        } else {
+            keys[i] = key;
+            blocks[i] = b;
+            entries++;
+        }
+        return b;
+    }
+
+    private void allocate(int capacity) {
+        keys = new long[capacity];
+        blocks = new Block[capacity];
+        mask = capacity - 1;
+        shift = 64 - Integer.numberOfTrailingZeros(capacity);
+        entries = 0;
+    }
+
+    private void insert(long key, Block b) {
+        int i = (int) ((key * 0x9E3779B97F4A7C15L) >>> shift) & mask;
+        while (blocks[i] != null) {
+            i = (i + 1) & mask;
         }
         keys[i] = key;
         blocks[i] = b;
         entries++;
-        return b;
     }
 
-    /** Forgets every cached block (for example after the image changed). */
+    /** Doubles the table (rare: at most log2(capacity / INITIAL_CAPACITY) times per walker). */
+    private void grow() {
+        long[] oldKeys = keys;
+        Block[] oldBlocks = blocks;
+        allocate(Math.min(keys.length * 2, maxCapacity));
+        for (int j = 0; j < oldBlocks.length; j++) {
+            if (oldBlocks[j] != null) {
+                insert(oldKeys[j], oldBlocks[j]);
+            }
+        }
+    }
+
+    /** Forgets every cached block (for example after the image changed); the table keeps its size. */
     public void clearCache() {
         java.util.Arrays.fill(blocks, null);
         entries = 0;

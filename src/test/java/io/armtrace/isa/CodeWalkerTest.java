@@ -53,6 +53,7 @@ class CodeWalkerTest {
         assertThat(b.opcode()).isEqualTo(0x0A000002);
         assertThat(b.addressOf(0)).isEqualTo(0x8000);
         assertThat(b.addressOf(2)).isEqualTo(0x8008);
+        assertThat(b.sizeOf(2)).isEqualTo(4);
         assertThat(b.indexOf(0x8004)).isEqualTo(1);
         assertThat(b.indexOf(0x8006)).isEqualTo(-1);
         assertThat(b.indexOf(0x800C)).isEqualTo(-1);
@@ -95,8 +96,12 @@ class CodeWalkerTest {
         assertThat(b.addressOf(1)).isEqualTo(0x1002);
         assertThat(b.addressOf(2)).isEqualTo(0x1006);
         assertThat(b.addressOf(3)).isEqualTo(0x1008);
+        assertThat(b.sizeOf(0)).isEqualTo(2);
         assertThat(b.sizeOf(1)).isEqualTo(4);
+        assertThat(b.sizeOf(2)).isEqualTo(2);
         assertThat(b.sizeOf(3)).isEqualTo(4);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> b.sizeOf(4))
+                .isInstanceOf(IndexOutOfBoundsException.class);
         assertThat(b.indexOf(0x1006)).isEqualTo(2);
         assertThat(b.indexOf(0x1004)).isEqualTo(-1);
         assertThat(b.countBefore(0x1006)).isEqualTo(2);
@@ -231,6 +236,26 @@ class CodeWalkerTest {
     }
 
     @Test
+    void cacheGrowsWithTheCodeWithoutLosingBlocks() {
+        int n = 5000; // more blocks than the table's first size: it doubles several times
+        int[] code = new int[n];
+        java.util.Arrays.fill(code, 0xEAFFFFFE); // b .
+        MemoryImage m = new MemoryImage().add(0, words(code), "c");
+        CodeWalker w = walker(m, Profile.AR, false, 4096);
+        Block[] first = new Block[n];
+        for (int i = 0; i < n; i++) {
+            first[i] = w.block(4L * i, Isa.A32);
+        }
+        assertThat(w.cachedBlocks()).isEqualTo(n);
+        for (int i = 0; i < n; i++) {
+            assertThat(w.block(4L * i, Isa.A32)).isSameAs(first[i]);
+        }
+        assertThat(w.cacheMisses()).isEqualTo(n);
+        assertThat(w.cacheHits()).isEqualTo(n);
+        assertThat(w.cacheClears()).isZero();
+    }
+
+    @Test
     void cacheHitDoesNotAllocate() {
         MemoryImage m = new MemoryImage().add(0x8000, words(0xE1A00000, 0xEAFFFFFD), "code");
         CodeWalker w = walker(m, Profile.AR, false, 4096);
@@ -265,9 +290,11 @@ class CodeWalkerTest {
                     assertThat(b.byteLength()).isBetween(0, 256);
                     for (int i = 1; i < b.count(); i++) {
                         assertThat(b.addressOf(i) - b.addressOf(i - 1)).isIn(2L, 4L);
+                        assertThat((long) b.sizeOf(i - 1)).isEqualTo(b.addressOf(i) - b.addressOf(i - 1));
                     }
                     if (b.count() > 0) {
                         assertThat(b.addressOf(b.count() - 1)).isEqualTo(b.lastAddress());
+                        assertThat(b.sizeOf(b.count() - 1)).isEqualTo(b.lastSize());
                         assertThat(b.countBefore(b.nextAddress())).isEqualTo(b.count());
                     }
                     if (b.end() == Block.End.NO_IMAGE) {
