@@ -69,6 +69,8 @@ public final class PtmFlow implements PtmPacketListener {
     private int stackTop;
     private int stackSize;
 
+    private boolean reportedUnsynced;
+
     // Statistics
     private long instructions;
 
@@ -99,7 +101,14 @@ public final class PtmFlow implements PtmPacketListener {
     @Override
     public void packet(PtmPacket k) {
         switch (k.type) {
-            case NOT_SYNC, A_SYNC, IGNORE -> {
+            case NOT_SYNC -> {
+                // bytes before the first A-sync cannot be decoded: say so once, as every protocol does
+                if (!synced && !valid && !reportedUnsynced) {
+                    sink.accept(new Gap(source, "no synchronization: " + k.length + " bytes before an A-sync", k.offset));
+                    reportedUnsynced = true;
+                }
+            }
+            case A_SYNC, IGNORE -> {
             }
             case BAD -> lostSync(k.error == null ? "bad packet" : k.error, k.offset);
             case INCOMPLETE -> lostSync("trace ends inside a packet", k.offset);
