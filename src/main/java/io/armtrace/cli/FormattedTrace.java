@@ -14,18 +14,8 @@ final class FormattedTrace {
     private FormattedTrace() {
     }
 
-    static TraceData of(Path file, int id) {
-        return new TraceData() {
-            @Override
-            public String name() {
-                return file + String.format(" (trace ID 0x%02x)", id);
-            }
-
-            @Override
-            public InputStream open() throws IOException {
-                return new ByteArrayInputStream(extract(file, id));
-            }
-        };
+    static TraceData of(Path file, int id) throws IOException {
+        return TraceData.formatted(file, id, looksLikePortCapture(file));
     }
 
     /** Deformats {@code file} chunk by chunk and keeps the bytes of {@code id}. */

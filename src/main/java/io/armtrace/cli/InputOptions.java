@@ -100,7 +100,7 @@ final class InputOptions {
                 "--protocol " + name + ": unknown protocol; armtrace knows " + Protocols.names() + "."));
     }
 
-    List<Job> jobs() {
+    List<Job> jobs() throws java.io.IOException {
         DecodeOptions options = new DecodeOptions(limit);
         Registers extra = extraRegisters();
         if (snapshot != null) {

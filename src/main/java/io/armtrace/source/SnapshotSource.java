@@ -18,19 +18,6 @@ public record SnapshotSource(String name, String type, int traceId, Registers re
         if (!bufferFormat.formatted()) {
             return TraceData.of(bufferFile);
         }
-        Path file = bufferFile;
-        int id = traceId;
-        boolean syncs = bufferFormat == BufferFormat.DSTREAM_CORESIGHT;
-        return new TraceData() {
-            @Override
-            public String name() {
-                return file + String.format(" (trace ID 0x%02x)", id);
-            }
-
-            @Override
-            public java.io.InputStream open() throws java.io.IOException {
-                return new DeformattedInputStream(java.nio.file.Files.newInputStream(file), id, syncs);
-            }
-        };
+        return TraceData.formatted(bufferFile, traceId, bufferFormat == BufferFormat.DSTREAM_CORESIGHT);
     }
 }

@@ -2,6 +2,7 @@ package io.armtrace.view;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.io.SerializedString;
 import com.fasterxml.jackson.core.util.MinimalPrettyPrinter;
 import io.armtrace.image.ProgramImage;
 import io.armtrace.trace.Context;
@@ -58,6 +59,30 @@ public final class JsonlWriter implements ElementSink {
         return "0x" + Long.toHexString(v);
     }
 
+    private static final SerializedString F_TYPE = new SerializedString("type");
+    private static final SerializedString F_SRC = new SerializedString("src");
+    private static final SerializedString F_ADDR = new SerializedString("addr");
+    private static final SerializedString F_ISA = new SerializedString("isa");
+    private static final SerializedString F_SIZE = new SerializedString("size");
+    private static final SerializedString F_EXECUTED = new SerializedString("executed");
+    private static final SerializedString V_INSN = new SerializedString("insn");
+    private static final SerializedString[] ISA_VALUES = java.util.Arrays.stream(io.armtrace.trace.Isa.values())
+            .map(i -> new SerializedString(i.name())).toArray(SerializedString[]::new);
+    private static final char[] HEX = "0123456789abcdef".toCharArray();
+    private final char[] hexBuf = new char[18];
+
+    /** Writes {@code 0x} and the hexadecimal digits of {@code v} into {@link #hexBuf}; returns the length. */
+    private int hexInto(long v) {
+        int digits = Math.max(1, (64 - Long.numberOfLeadingZeros(v) + 3) / 4);
+        hexBuf[0] = '0';
+        hexBuf[1] = 'x';
+        for (int i = digits + 1; i >= 2; i--) {
+            hexBuf[i] = HEX[(int) (v & 0xF)];
+            v >>>= 4;
+        }
+        return digits + 2;
+    }
+
     private void begin(String type, int src) throws IOException {
         g.writeStartObject();
         g.writeStringField("type", type);
@@ -90,14 +115,26 @@ public final class JsonlWriter implements ElementSink {
                 return;
             }
             String isa = r.isa().name();
+            // the hot path of the writer: pre-encoded names and a reused buffer for the address
+            SerializedString isaValue = ISA_VALUES[r.isa().ordinal()];
             long a = r.start();
             for (int i = 0; i < r.count(); i++) {
                 int size = InstructionWalk.size(image.memory(), a, r.isa());
-                begin("insn", r.source());
-                g.writeStringField("addr", hex(a));
-                g.writeStringField("isa", isa);
-                g.writeNumberField("size", size);
-                g.writeBooleanField("executed", i < r.count() - 1 || r.lastExecuted());
+                g.writeStartObject();
+                g.writeFieldName(F_TYPE);
+                g.writeString(V_INSN);
+                if (withSource) {
+                    g.writeFieldName(F_SRC);
+                    g.writeNumber(r.source());
+                }
+                g.writeFieldName(F_ADDR);
+                g.writeString(hexBuf, 0, hexInto(a));
+                g.writeFieldName(F_ISA);
+                g.writeString(isaValue);
+                g.writeFieldName(F_SIZE);
+                g.writeNumber(size);
+                g.writeFieldName(F_EXECUTED);
+                g.writeBoolean(i < r.count() - 1 || r.lastExecuted());
                 g.writeEndObject();
                 a += size;
             }

@@ -41,7 +41,7 @@ public final class TextWriter implements ElementSink {
     }
 
     private static String hex(long v) {
-        return String.format("0x%08x", v);
+        return "0x" + hexDigits(v, 8);
     }
 
     private StringBuilder start(TraceElement e) {
@@ -94,7 +94,7 @@ public final class TextWriter implements ElementSink {
                 return;
             }
             start(r).append("range ").append(hex(r.start())).append('-').append(hex(r.end()))
-                    .append(String.format(" %5d insn %s", r.count(), r.isa()));
+                    .append(' ').append(padLeft(Integer.toString(r.count()), 5)).append(" insn ").append(r.isa());
             if (r.lastKind() != WaypointKind.NONE) {
                 line.append(", ends with ").append(kind(r.lastKind()));
             }
@@ -185,14 +185,31 @@ public final class TextWriter implements ElementSink {
         if (size == 4) {
             if (isa == io.armtrace.trace.Isa.A32) {
                 long w = image.memory().u32(address);
-                return w < 0 ? "????????" : String.format("%08x ", w);
+                return w < 0 ? "????????" : hexDigits(w, 8) + " ";
             }
             int h1 = image.memory().u16(address);
             int h2 = image.memory().u16(address + 2);
-            return h1 < 0 || h2 < 0 ? "???? ????" : String.format("%04x %04x", h1, h2);
+            return h1 < 0 || h2 < 0 ? "???? ????" : hexDigits(h1, 4) + " " + hexDigits(h2, 4);
         }
         int hw = image.memory().u16(address);
-        return hw < 0 ? "????     " : String.format("%04x     ", hw);
+        return hw < 0 ? "????     " : hexDigits(hw, 4) + "     ";
+    }
+
+    private static final char[] HEX = "0123456789abcdef".toCharArray();
+
+    /** {@code v} in lower-case hexadecimal with at least {@code digits} digits (String.format is slow). */
+    static String hexDigits(long v, int digits) {
+        int n = Math.max(digits, (64 - Long.numberOfLeadingZeros(v) + 3) / 4);
+        char[] c = new char[n];
+        for (int i = n - 1; i >= 0; i--) {
+            c[i] = HEX[(int) (v & 0xF)];
+            v >>>= 4;
+        }
+        return new String(c);
+    }
+
+    private static String padLeft(String s, int width) {
+        return s.length() >= width ? s : " ".repeat(width - s.length()) + s;
     }
 
     private static String kind(WaypointKind k) {

@@ -63,12 +63,13 @@ public final class PtmFlow implements PtmPacketListener {
     private long contextId = -1;
     private int vmid = -1;
     private boolean noImageReported;
-    private boolean dmbWarned;
 
     private final long[] stackAddr = new long[STACK];
     private final Isa[] stackIsa = new Isa[STACK];
     private int stackTop;
     private int stackSize;
+
+    private boolean reportedUnsynced;
 
     // Statistics
     private long instructions;
@@ -77,7 +78,9 @@ public final class PtmFlow implements PtmPacketListener {
         this.config = config;
         this.sink = sink;
         this.source = config.traceId();
-        this.walker = new CodeWalker(memory, new InstructionClassifier(Profile.AR), true, BLOCK_BYTES);
+        // IHI 0035B 2.2: ISB is always a waypoint; DMB and DSB are when ETMCCER bit 24 says so
+        this.walker = new CodeWalker(memory, new InstructionClassifier(Profile.AR), true, config.dmbDsbWaypoints(),
+                BLOCK_BYTES, CodeWalker.DEFAULT_CACHE_BLOCKS);
         this.returnStackOn = config.returnStack();
         this.updateBound = updateBoundBytes > 0 ? updateBoundBytes : DEFAULT_UPDATE_BYTES;
     }
@@ -98,7 +101,14 @@ public final class PtmFlow implements PtmPacketListener {
     @Override
     public void packet(PtmPacket k) {
         switch (k.type) {
-            case NOT_SYNC, A_SYNC, IGNORE -> {
+            case NOT_SYNC -> {
+                // bytes before the first A-sync cannot be decoded: say so once, as every protocol does
+                if (!synced && !valid && !reportedUnsynced) {
+                    sink.accept(new Gap(source, "no synchronization: " + k.length + " bytes before an A-sync", k.offset));
+                    reportedUnsynced = true;
+                }
+            }
+            case A_SYNC, IGNORE -> {
             }
             case BAD -> lostSync(k.error == null ? "bad packet" : k.error, k.offset);
             case INCOMPLETE -> lostSync("trace ends inside a packet", k.offset);
@@ -161,12 +171,6 @@ public final class PtmFlow implements PtmPacketListener {
 
     private void iSync(PtmPacket k) {
         boolean first = !synced;
-        if (!dmbWarned && config.dmbDsbWaypoints()) {
-            // ETMCCER bit 24: DMB/DSB would be waypoints; the block walker treats only ISB so.
-            sink.accept(new DecodeError(source, "DMB/DSB waypoints (ETMCCER bit 24) are not modelled:"
-                    + " code with DMB or DSB will not decode correctly", -1, k.offset));
-            dmbWarned = true;
-        }
         if (first || k.reason != 0) {
             TraceOn.Reason r = switch (k.reason) {
                 case 1 -> TraceOn.Reason.TRACE_ENABLED;

@@ -231,4 +231,26 @@ class PtmFlowTest {
         assertThat(String.join("\n", d)).contains("PFT 1.0", "Return stack: disabled", "Timestamps: disabled",
                 "Context ID size: not traced");
     }
+
+    @Test
+    void dataBarriersAreWaypointsWhenEtmccerBit24IsSet() {
+        // 0x2000 DMB SY; 0x2004 MOV r0,r0; 0x2008 B 0x2000
+        byte[] b = new byte[12];
+        put(b, 0, 0xF57FF05F);
+        put(b, 4, 0xE1A00000);
+        put(b, 8, 0xEAFFFFFC);
+        MemoryImage mem = new MemoryImage().add(0x2000, b, "dmb");
+        for (boolean bit24 : new boolean[] {false, true}) {
+            PtmConfig cfg = new PtmConfig(0, 0x411CF312L, bit24 ? PtmConfig.CCER_DMB_DSB_WAYPOINT : 0, 7);
+            ElementCollector c = new ElementCollector();
+            PtmPacketReader r = new PtmPacketReader(cfg, new PtmFlow(cfg, mem, c));
+            // with bit 24 the DMB takes an atom of its own: E (DMB), E (B) ; without it one E covers both
+            byte[] d = (bit24 ? new Trace().isync(0x2000).atoms("EE") : new Trace().isync(0x2000).atoms("E")).out.toByteArray();
+            r.push(d, 0, d.length);
+            r.end();
+            assertThat(c.elements()).filteredOn(e -> e instanceof DecodeError).isEmpty();
+            assertThat(ranges(c.elements())).as("bit 24 = %s", bit24)
+                    .containsExactly(bit24 ? new String[] {"2000-2000", "2004-2008"} : new String[] {"2000-2008"});
+        }
+    }
 }
