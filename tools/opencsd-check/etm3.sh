@@ -24,14 +24,23 @@ optsets=(
   "--context-id=1 --vmid --timestamps=64"
   "--context-id=2 --exceptions=byte5 --exception-packets"
 )
-for fx in a9-arm a9-thumb m3; do
-  gunzip -c "src/test/resources/groundtruth/$fx.exec.gz" > "$work/$fx.exec"
-  gunzip -c "src/test/resources/groundtruth/$fx.elf.gz" > "$work/$fx.elf"
-  core=Cortex-A9; [ "$fx" = m3 ] && core=Cortex-M3
+# the corpus's programs, and with ARMTRACE_EXTRA_GROUNDTRUTH=DIR also the NAME.exec.gz/NAME.elf.gz pairs
+# there (programs not in the repository, made by tools/groundtruth)
+fixtures=(src/test/resources/groundtruth/a9-arm src/test/resources/groundtruth/a9-thumb src/test/resources/groundtruth/m3)
+if [ -n "${ARMTRACE_EXTRA_GROUNDTRUTH:-}" ]; then
+  for f in "$ARMTRACE_EXTRA_GROUNDTRUTH"/*.exec.gz; do
+    [ -f "${f%.exec.gz}.elf.gz" ] && fixtures+=("${f%.exec.gz}")
+  done
+fi
+for path in "${fixtures[@]}"; do
+  fx=$(basename "$path")
+  gunzip -c "$path.exec.gz" > "$work/$fx.exec"
+  gunzip -c "$path.elf.gz" > "$work/$fx.elf"
+  core=Cortex-A9; head -n 1 "$work/$fx.exec" | grep -q 'profile=M' && core=Cortex-M3
   # OpenCSD 1.3.3 starts each P-header in the ISA of the last branch or I-sync packet, so it loses the
   # change of state of a BLX immediate that IHI 0014Q Table 7.15 leaves untraced; with ETMCR[8] (branch
   # output) the ETM traces direct branches too and both decoders see the state change in a packet.
-  extra=""; [ "$fx" != m3 ] && extra="--branch-output"
+  extra=""; [ "$core" != Cortex-M3 ] && extra="--branch-output"
   i=0
   for opts in "${optsets[@]}"; do
     i=$((i + 1))

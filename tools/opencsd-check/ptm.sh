@@ -33,15 +33,24 @@ if cur:
 '
 }
 
-for prog in a9-arm a9-thumb linux-arm linux-thumb; do
+# the corpus's A/R programs, and with ARMTRACE_EXTRA_GROUNDTRUTH=DIR also the A/R-profile NAME.exec.gz /
+# NAME.elf.gz pairs there (programs not in the repository, made by tools/groundtruth)
+progs=("$gt/a9-arm" "$gt/a9-thumb" "$gt/linux-arm" "$gt/linux-thumb")
+if [ -n "${ARMTRACE_EXTRA_GROUNDTRUTH:-}" ]; then
+  for f in "$ARMTRACE_EXTRA_GROUNDTRUTH"/*.exec.gz; do
+    [ -f "${f%.exec.gz}.elf.gz" ] && ! gunzip -c "$f" | head -n 1 | grep -q 'profile=M' && progs+=("${f%.exec.gz}")
+  done
+fi
+for path in "${progs[@]}"; do
+  prog=$(basename "$path")
   case $prog in a9-*) core=Cortex-A9 ;; *) core=Cortex-A15 ;; esac
-  gunzip -c "$gt/$prog.elf.gz" > "$work/$prog.elf"
+  gunzip -c "$path.elf.gz" > "$work/$prog.elf"
   for opts in "--return-stack=off" "--return-stack=on" "--return-stack=on --cycle-accurate=on --timestamps=on" \
               "--return-stack=on --branch-broadcast=on --context-id-size=4 --context-id=0x1234"; do
     snap="$work/snap"
     rm -rf "$snap"
     # shellcheck disable=SC2086
-    ./armtrace encode --protocol ptm --execution "$gt/$prog.exec.gz" --image "$work/$prog.elf" \
+    ./armtrace encode --protocol ptm --execution "$path.exec.gz" --image "$work/$prog.elf" \
         --core "$core" --snapshot-out "$snap" $opts >/dev/null 2>&1
     # OpenCSD reads 4 bytes for every instruction: a 16-bit Thumb instruction in the last 2 bytes of a
     # dump reads as inaccessible. Pad each dump with 4 zero bytes (outside the program) for its sake.

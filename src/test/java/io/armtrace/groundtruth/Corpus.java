@@ -108,7 +108,40 @@ public final class Corpus {
         }
     }
 
+    /**
+     * The system property naming a directory of further fixtures (NAME.exec.gz and NAME.elf.gz pairs made
+     * by tools/groundtruth from programs that are not in the repository): {@code mvn test
+     * -Darmtrace.extraGroundTruth=DIR} runs every protocol's round trip on them too.
+     */
+    public static final String EXTRA_PROPERTY = "armtrace.extraGroundTruth";
+
+    /** The fixtures of the {@link #EXTRA_PROPERTY} directory, or none when it is not set. */
+    public static List<String> extraNames() {
+        String dir = System.getProperty(EXTRA_PROPERTY);
+        if (dir == null || dir.isBlank()) {
+            return List.of();
+        }
+        java.nio.file.Path d = java.nio.file.Path.of(dir);
+        try (var files = java.nio.file.Files.list(d)) {
+            return files.map(f -> f.getFileName().toString()).filter(f -> f.endsWith(".exec.gz")).sorted()
+                    .map(f -> f.substring(0, f.length() - ".exec.gz".length()))
+                    .filter(n -> java.nio.file.Files.isRegularFile(d.resolve(n + ".elf.gz")))
+                    .filter(n -> !NAMES.contains(n) && !USER_MODE_NAMES.contains(n)).toList();
+        } catch (IOException e) {
+            throw new UncheckedIOException(EXTRA_PROPERTY + "=" + dir + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** The extra fixtures run by a core of {@code profile}. */
+    public static List<String> extraNames(Profile profile) {
+        return extraNames().stream().filter(n -> profile(n) == profile).toList();
+    }
+
     private static InputStream open(String file) throws IOException {
+        String dir = System.getProperty(EXTRA_PROPERTY);
+        if (dir != null && !dir.isBlank() && java.nio.file.Files.isRegularFile(java.nio.file.Path.of(dir, file))) {
+            return java.nio.file.Files.newInputStream(java.nio.file.Path.of(dir, file));
+        }
         InputStream in = Corpus.class.getResourceAsStream("/groundtruth/" + file);
         if (in == null) {
             throw new IOException("no test resource groundtruth/" + file

@@ -40,4 +40,17 @@ class Etm2CorpusRoundTripTest {
         assertThat(i).as("first difference, of %d instructions", expected.size()).isEqualTo(expected.size());
         assertThat(got).hasSameSizeAs(expected);
     }
+
+    /** Programs not in the repository ({@code -Darmtrace.extraGroundTruth=DIR}) run by ARM7/ARM9/ARM10 cores. */
+    @org.junit.jupiter.api.Test
+    void extraGroundTruthProgramsRoundTrip() {
+        List<String> names = Corpus.extraNames(io.armtrace.isa.Profile.AR).stream()
+                .filter(n -> Corpus.core(n).toLowerCase(java.util.Locale.ROOT).matches("arm(7|9|10).*")).toList();
+        org.junit.jupiter.api.Assumptions.assumeFalse(names.isEmpty(), "no extra ARMv4/v5 ground truth given");
+        for (String name : names) {
+            for (int version : new int[] {1, 2}) {
+                decodeOfEncodeIsTheExecution(name, version, 8);
+            }
+        }
+    }
 }

@@ -77,4 +77,24 @@ class Etm3CorpusRoundTripTest {
             assertThat(returns).isEqualTo(resumed);
         }
     }
+
+    /** Programs not in the repository ({@code -Darmtrace.extraGroundTruth=DIR}), A/R and M profile alike. */
+    @org.junit.jupiter.api.Test
+    void extraGroundTruthProgramsRoundTrip() {
+        List<String> names = Corpus.extraNames();
+        org.junit.jupiter.api.Assumptions.assumeFalse(names.isEmpty(), "no extra ground truth given");
+        for (String name : names) {
+            boolean m = Corpus.profile(name) == Profile.M;
+            for (boolean ca : new boolean[] {false, true}) {
+                Etm3Encoder.Options o = Etm3Encoder.Options.DEFAULT.withCycleAccurate(ca).withArmv7m(m, m && ca)
+                        .withAlternativeBranch(ca).withTimestamps(true, false);
+                Execution x = Corpus.execution(name);
+                ProgramImage image = Corpus.image(name);
+                Etm3Encoder.Result enc = new Etm3Encoder(o, image).encode(x);
+                List<TraceElement> els = Etm3RoundTripTest.decode(enc.trace(), enc.config(), image);
+                assertThat(els).as(name).noneMatch(e -> e instanceof Gap || e instanceof DecodeError || e instanceof NoImage);
+                Etm3RoundTripTest.assertSameSteps(x, els, image);
+            }
+        }
+    }
 }

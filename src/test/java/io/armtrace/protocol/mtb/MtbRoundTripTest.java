@@ -136,7 +136,9 @@ class MtbRoundTripTest {
                 restarts += check(ex, image, o, r, r.registers(), r.sram());
             }
         }
-        if (size >= 256) {
+        // the windows above are drawn at random: for the corpus's own programs they are known to restart
+        // trace inside buffers of 256 bytes and more; for other programs they may happen not to
+        if (size >= 256 && io.armtrace.groundtruth.Corpus.names().contains(name)) {
             assertThat(restarts).as("stretches after a trace restart").isPositive();
         }
     }

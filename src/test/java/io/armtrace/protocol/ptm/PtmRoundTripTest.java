@@ -234,4 +234,16 @@ class PtmRoundTripTest {
         b[o] = (byte) v;
         b[o + 1] = (byte) (v >> 8);
     }
+
+    /** Programs not in the repository ({@code -Darmtrace.extraGroundTruth=DIR}) run by A/R-profile cores. */
+    @Test
+    void extraGroundTruthProgramsRoundTrip() {
+        List<String> names = Corpus.extraNames(io.armtrace.isa.Profile.AR);
+        org.junit.jupiter.api.Assumptions.assumeFalse(names.isEmpty(), "no extra A/R-profile ground truth given");
+        for (String name : names) {
+            Program p = program(name);
+            roundTrip(p, new PtmEncoder().returnStack(true, 15));
+            roundTrip(p, new PtmEncoder().returnStack(false, 0).cycleAccurate(true).branchBroadcast(true));
+        }
+    }
 }
