@@ -330,6 +330,20 @@ public final class Etm2PacketReader implements Etm2CycleSink {
         pushQ[(int) (pushTail++ & MASK)] = rec;
     }
 
+    /**
+     * A 4-bit port carries a byte over two cycles, low nibble first: the byte once both halves are in,
+     * else -1.
+     */
+    private int nibbleByte(int pkt) {
+        if (nibble < 0) {
+            nibble = pkt & 15;
+            return -1;
+        }
+        int b = nibble | (pkt & 15) << 4;
+        nibble = -1;
+        return b;
+    }
+
     /** FIFO output of one cycle: slots are taken only while some earlier cycle's packets are unfinished. */
     private void drain(int pkt, long rec) {
         int w = cfg.portWidth();
@@ -337,11 +351,8 @@ public final class Etm2PacketReader implements Etm2CycleSink {
             if (!fifoHasData(rec)) {
                 return;
             }
-            if (nibble < 0) {
-                nibble = pkt & 15;
-            } else {
-                int b = nibble | (pkt & 15) << 4;
-                nibble = -1;
+            int b = nibbleByte(pkt);
+            if (b >= 0) {
                 fifoByte(b);
             }
         } else {
@@ -714,11 +725,8 @@ public final class Etm2PacketReader implements Etm2CycleSink {
             if (!v1Reading) {
                 return;
             }
-            if (nibble < 0) {
-                nibble = pkt & 15;
-            } else {
-                int b = nibble | (pkt & 15) << 4;
-                nibble = -1;
+            int b = nibbleByte(pkt);
+            if (b >= 0) {
                 v1Byte(b);
             }
         } else {
