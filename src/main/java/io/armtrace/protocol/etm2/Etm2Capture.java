@@ -135,14 +135,23 @@ final class Etm2Capture {
         return n;
     }
 
-    private static void readCycles(InputStream in, byte[] buf, int pos, int n, Etm2CycleSink sink) throws IOException {
+    /** Handles one fixed-size record at {@code buf[pos]}. */
+    @FunctionalInterface
+    private interface RecordHandler {
+        void record(byte[] buf, int pos);
+    }
+
+    /**
+     * Streams fixed-size records: {@code n} bytes are in {@code buf} from {@code pos} on; more are read as
+     * they are used up. A partial record at the end of the capture is reported with {@code partial}.
+     */
+    private static void readRecords(InputStream in, byte[] buf, int pos, int n, int size, String partial,
+            Etm2CycleSink sink, RecordHandler handler) throws IOException {
         long base = 0;
         while (true) {
-            while (n - pos >= RECORD) {
-                int b0 = buf[pos] & 0xFF;
-                int pkt = (buf[pos + 1] & 0xFF) | (buf[pos + 2] & 0xFF) << 8;
-                sink.cycle(b0 & 15, pkt, (b0 & 0x10) != 0);
-                pos += RECORD;
+            while (n - pos >= size) {
+                handler.record(buf, pos);
+                pos += size;
             }
             int rest = n - pos;
             System.arraycopy(buf, pos, buf, 0, rest);
@@ -150,13 +159,21 @@ final class Etm2Capture {
             int r = readFully(in, buf, rest, buf.length - rest);
             if (r == 0) {
                 if (rest > 0) {
-                    sink.lost(base, "capture ends inside a cycle record");
+                    sink.lost(base, partial);
                 }
                 return;
             }
             n = rest + r;
             pos = 0;
         }
+    }
+
+    private static void readCycles(InputStream in, byte[] buf, int pos, int n, Etm2CycleSink sink) throws IOException {
+        readRecords(in, buf, pos, n, RECORD, "capture ends inside a cycle record", sink, (b, p) -> {
+            int b0 = b[p] & 0xFF;
+            int pkt = (b[p + 1] & 0xFF) | (b[p + 2] & 0xFF) << 8;
+            sink.cycle(b0 & 15, pkt, (b0 & 0x10) != 0);
+        });
     }
 
     private static void readEtb(InputStream in, byte[] buf, int n, Etm2Config cfg, Etm2CycleSink sink) throws IOException {
@@ -165,64 +182,21 @@ final class Etm2Capture {
         int perWord = w == 4 ? 3 : w == 8 ? 2 : 1;
         int pktMask = (1 << w) - 1;
         boolean v2 = cfg.version() == 2;
-        int pos = 0;
-        long base = 0;
-        while (true) {
-            while (n - pos >= 4) {
-                int word = (buf[pos] & 0xFF) | (buf[pos + 1] & 0xFF) << 8 | (buf[pos + 2] & 0xFF) << 16
-                        | (buf[pos + 3] & 0xFF) << 24;
-                for (int k = 0; k < perWord; k++) {
-                    int f = word >>> (k * field);
-                    int ps = f & 7;
-                    int pkt = (f >>> 3) & pktMask;
-                    boolean top = ((f >>> (3 + w)) & 1) != 0;
-                    if (v2) {
-                        sink.cycle(ps | (top ? 8 : 0), pkt, false);
-                    } else {
-                        sink.cycle(ps, pkt, top);
-                    }
+        readRecords(in, buf, 0, n, 4, "capture ends inside an ETB word", sink, (b, p) -> {
+            int word = (b[p] & 0xFF) | (b[p + 1] & 0xFF) << 8 | (b[p + 2] & 0xFF) << 16 | (b[p + 3] & 0xFF) << 24;
+            for (int k = 0; k < perWord; k++) {
+                int f = word >>> (k * field);
+                int ps = f & 7;
+                int pkt = (f >>> 3) & pktMask;
+                boolean top = ((f >>> (3 + w)) & 1) != 0;
+                if (v2) {
+                    sink.cycle(ps | (top ? 8 : 0), pkt, false);
+                } else {
+                    sink.cycle(ps, pkt, top);
                 }
-                pos += 4;
             }
-            int rest = n - pos;
-            System.arraycopy(buf, pos, buf, 0, rest);
-            base += pos;
-            int r = readFully(in, buf, rest, buf.length - rest);
-            if (r == 0) {
-                if (rest > 0) {
-                    sink.lost(base, "capture ends inside an ETB word");
-                }
-                return;
-            }
-            n = rest + r;
-            pos = 0;
-        }
+        });
     }
-
-    /** Writes one ETB word's worth of cycles; {@code pipestat}, {@code pkt}, {@code sync} hold perWord cycles. */
-    static int etbWord(Etm2Config cfg, int[] pipestat, int[] pkt, boolean[] sync, int from, int count) {
-        int w = cfg.portWidth();
-        int field = 3 + w + 1;
-        int word = 0;
-        for (int k = 0; k < count; k++) {
-            int ps = pipestat[from + k];
-            boolean top = cfg.version() == 2 ? (ps & 8) != 0 : sync[from + k];
-            int f = (ps & 7) | (pkt[from + k] & ((1 << w) - 1)) << 3 | (top ? 1 : 0) << (3 + w);
-            word |= f << (k * field);
-        }
-        return word;
-    }
-
-    static int cyclesPerEtbWord(int width) {
-        return width == 4 ? 3 : width == 8 ? 2 : 1;
-    }
-
-    // ---- CSV -------------------------------------------------------------------------------------------
-
-    private static final int COL_PIPESTAT = 0;
-    private static final int COL_TRACEPKT = 1;
-    private static final int COL_TRACESYNC = 2;
-    private static final int COL_OTHER = -1;
 
     private static void readCsv(InputStream in, byte[] buf, int n, Etm2Config cfg, Etm2CycleSink sink)
             throws IOException {
