@@ -198,6 +198,31 @@ final class Etm2Capture {
         });
     }
 
+    /** Writes one ETB word's worth of cycles; {@code pipestat}, {@code pkt}, {@code sync} hold perWord cycles. */
+    static int etbWord(Etm2Config cfg, int[] pipestat, int[] pkt, boolean[] sync, int from, int count) {
+        int w = cfg.portWidth();
+        int field = 3 + w + 1;
+        int word = 0;
+        for (int k = 0; k < count; k++) {
+            int ps = pipestat[from + k];
+            boolean top = cfg.version() == 2 ? (ps & 8) != 0 : sync[from + k];
+            int f = (ps & 7) | (pkt[from + k] & ((1 << w) - 1)) << 3 | (top ? 1 : 0) << (3 + w);
+            word |= f << (k * field);
+        }
+        return word;
+    }
+
+    static int cyclesPerEtbWord(int width) {
+        return width == 4 ? 3 : width == 8 ? 2 : 1;
+    }
+
+    // ---- CSV -------------------------------------------------------------------------------------------
+
+    private static final int COL_PIPESTAT = 0;
+    private static final int COL_TRACEPKT = 1;
+    private static final int COL_TRACESYNC = 2;
+    private static final int COL_OTHER = -1;
+
     private static void readCsv(InputStream in, byte[] buf, int n, Etm2Config cfg, Etm2CycleSink sink)
             throws IOException {
         StringBuilder line = new StringBuilder(128);
