@@ -32,13 +32,15 @@ final class CallgraphCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         AnalysisRun.Result r = AnalysisRun.single(AnalysisRun.run(input), "A call graph");
-        try (PrintWriter out = output.open(spec.commandLine().getOut())) {
+        try (OutputFile file = output.open(spec.commandLine().getOut(), input.inputFiles())) {
+            PrintWriter out = file.writer();
             CallGraph g = new CallGraph(r.analysis());
             if (format == Format.dot) {
                 g.writeDot(out);
             } else {
                 g.writeCallgrind(out, "armtrace decode " + r.job().label());
             }
+            file.commit();
         }
         return 0;
     }

@@ -36,17 +36,20 @@ final class CoverageCommand implements Callable<Integer> {
         List<AnalysisRun.Result> results = AnalysisRun.run(input);
         if (lcov != null) {
             AnalysisRun.Result r = AnalysisRun.single(results, "An LCOV tracefile");
-            try (PrintWriter w = new PrintWriter(Files.newBufferedWriter(lcov, StandardCharsets.UTF_8))) {
-                new Coverage(r.analysis()).writeLcov(w, "armtrace");
+            try (OutputFile file = OutputFile.open(lcov, spec.commandLine().getOut(), input.inputFiles(), "--lcov")) {
+                new Coverage(r.analysis()).writeLcov(file.writer(), "armtrace");
+                file.commit();
             }
         }
-        try (PrintWriter out = output.open(spec.commandLine().getOut())) {
+        try (OutputFile file = output.open(spec.commandLine().getOut(), input.inputFiles())) {
+            PrintWriter out = file.writer();
             for (AnalysisRun.Result r : results) {
                 if (results.size() > 1) {
                     out.println("# " + r.job().label());
                 }
                 new Coverage(r.analysis()).writeSummary(out);
             }
+            file.commit();
         }
         return 0;
     }

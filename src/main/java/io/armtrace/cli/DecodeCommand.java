@@ -51,7 +51,8 @@ final class DecodeCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         List<InputOptions.Job> jobs = input.jobs();
         boolean several = jobs.size() > 1;
-        try (PrintWriter out = output.open(spec.commandLine().getOut())) {
+        try (OutputFile file = output.open(spec.commandLine().getOut(), input.inputFiles())) {
+            PrintWriter out = file.writer();
             if (!several || threads <= 1) {
                 for (InputOptions.Job job : jobs) {
                     decodeOne(job, out, several, Progress.wanted(output.output != null));
@@ -59,14 +60,17 @@ final class DecodeCommand implements Callable<Integer> {
             } else {
                 decodeInParallel(jobs, out);
             }
+            file.commit();
         }
         return 0;
     }
 
     /**
-     * Sources are independent streams: each decodes on its own thread into a temporary file, and the files
-     * are copied to the output in source order, so the output is byte for byte that of a sequential decode
-     * while memory stays bounded whatever the trace size.
+     * Sources are independent streams: each decodes on its own thread, and the output is byte for byte that of
+     * a sequential decode. The first source that has not finished writes straight to the output; the others
+     * write to temporary part files, and when a source becomes the first, what it wrote so far is copied to the
+     * output, its part file deleted, and the rest of it goes straight to the output. So memory stays bounded
+     * whatever the trace size, and every byte of output is on disk once: in the output or in one part file.
      */
     private void decodeInParallel(List<InputOptions.Job> jobs, PrintWriter out) throws Exception {
         java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(
@@ -75,20 +79,28 @@ final class DecodeCommand implements Callable<Integer> {
                     t.setDaemon(true);
                     return t;
                 });
-        List<java.nio.file.Path> parts = new java.util.ArrayList<>();
+        List<HandoffWriter> parts = new java.util.ArrayList<>();
         try {
             List<java.util.concurrent.Future<?>> done = new java.util.ArrayList<>();
-            for (InputOptions.Job job : jobs) {
-                java.nio.file.Path part = java.nio.file.Files.createTempFile("armtrace-decode", ".part");
+            for (int i = 0; i < jobs.size(); i++) {
+                HandoffWriter part = i == 0 ? new HandoffWriter(out) : new HandoffWriter(OutputFile.temporaryFile("armtrace-decode"));
                 parts.add(part);
+                InputOptions.Job job = jobs.get(i);
                 done.add(pool.submit(() -> {
-                    try (PrintWriter w = new PrintWriter(java.nio.file.Files.newBufferedWriter(part))) {
+                    try (PrintWriter w = new PrintWriter(new java.io.BufferedWriter(part, 1 << 16))) {
                         decodeOne(job, w, true, false);
+                        w.flush();
+                        if (w.checkError()) {
+                            part.rethrow();
+                        }
                     }
                     return null;
                 }));
             }
             for (int i = 0; i < done.size(); i++) {
+                if (i > 0) {
+                    parts.get(i).becomeFirst(out);
+                }
                 try {
                     done.get(i).get();
                 } catch (java.util.concurrent.ExecutionException e) {
@@ -97,15 +109,91 @@ final class DecodeCommand implements Callable<Integer> {
                     }
                     throw e;
                 }
-                out.flush();
-                try (java.io.Reader r = java.nio.file.Files.newBufferedReader(parts.get(i))) {
-                    r.transferTo(out);
-                }
             }
         } finally {
             pool.shutdownNow();
-            for (java.nio.file.Path p : parts) {
-                java.nio.file.Files.deleteIfExists(p);
+            for (HandoffWriter p : parts) {
+                p.discard();
+            }
+        }
+    }
+
+    /**
+     * One source's output during a parallel decode: a part file until the source becomes the first unfinished
+     * one, then the command's output itself.
+     */
+    static final class HandoffWriter extends java.io.Writer {
+        private java.nio.file.Path partFile;
+        private java.io.Writer target;
+        private java.io.IOException failure;
+
+        HandoffWriter(java.io.Writer output) {
+            this.target = output;
+        }
+
+        HandoffWriter(java.nio.file.Path partFile) throws java.io.IOException {
+            this.partFile = partFile;
+            this.target = java.nio.file.Files.newBufferedWriter(partFile, java.nio.charset.StandardCharsets.UTF_8);
+        }
+
+        /** Copies what was written so far to {@code output}, deletes the part file and writes through from now on. */
+        synchronized void becomeFirst(java.io.Writer output) throws java.io.IOException {
+            if (partFile == null) {
+                return;
+            }
+            target.close();
+            if (failure != null) {
+                throw failure;
+            }
+            try (java.io.Reader r = java.nio.file.Files.newBufferedReader(partFile, java.nio.charset.StandardCharsets.UTF_8)) {
+                r.transferTo(output);
+            }
+            OutputFile.discard(partFile);
+            partFile = null;
+            target = output;
+        }
+
+        /** Deletes the part file if it is still there. */
+        synchronized void discard() {
+            if (partFile != null) {
+                try {
+                    target.close();
+                } catch (java.io.IOException e) {
+                    // deleted anyway
+                }
+                OutputFile.discard(partFile);
+                partFile = null;
+            }
+        }
+
+        synchronized void rethrow() throws java.io.IOException {
+            if (failure != null) {
+                throw failure;
+            }
+        }
+
+        @Override
+        public synchronized void write(char[] buf, int off, int len) throws java.io.IOException {
+            try {
+                target.write(buf, off, len);
+            } catch (java.io.IOException e) {
+                if (failure == null) {
+                    failure = e;
+                }
+                throw e;
+            }
+        }
+
+        @Override
+        public synchronized void flush() throws java.io.IOException {
+            target.flush();
+        }
+
+        /** Finishes this source: the part file is complete (the command's output stays open). */
+        @Override
+        public synchronized void close() throws java.io.IOException {
+            if (partFile != null) {
+                target.flush();
             }
         }
     }

@@ -24,6 +24,9 @@ final class DeformatCommand implements Callable<Integer> {
     @Option(names = {"-o", "--output"}, required = true, paramLabel = "OUT", description = "Where to write the raw trace.")
     Path output;
 
+    @Option(names = "--force", description = "Replace OUT if it exists.")
+    boolean force;
+
     @Option(names = "--debug", description = "Show stack traces for errors.")
     boolean debug;
 
@@ -36,8 +39,15 @@ final class DeformatCommand implements Callable<Integer> {
             throw new InputException(file + ": no such file.");
         }
         int id = InputOptions.parseId(source);
+        OutputFile.refuseInput(output, java.util.List.of(file), "-o");
+        if (Files.isRegularFile(output) && !force) {
+            throw new InputException("-o " + Messages.shorten(output.toString()) + ": already exists; add --force to replace it.");
+        }
         byte[] raw = FormattedTrace.extract(file, id);
-        Files.write(output, raw);
+        try (OutputFile out = OutputFile.open(output, spec.commandLine().getOut(), java.util.List.of(file), "-o")) {
+            out.stream().write(raw);
+            out.commit();
+        }
         spec.commandLine().getErr().printf("%s: %d bytes of trace ID 0x%02x written to %s%n", file, raw.length, id, output);
         return 0;
     }

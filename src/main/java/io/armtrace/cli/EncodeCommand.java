@@ -65,6 +65,9 @@ final class EncodeCommand implements Callable<Integer> {
             description = "Write a complete snapshot directory (readable by armtrace decode and OpenCSD trc_pkt_lister).")
     Path snapshotOut;
 
+    @Option(names = "--force", description = "Replace an existing --snapshot-out directory.")
+    boolean force;
+
     @Option(names = "--core", paramLabel = "TYPE", description = "Core type for the snapshot's core device, e.g. Cortex-A9, Cortex-M3.")
     String core;
 
@@ -122,11 +125,16 @@ final class EncodeCommand implements Callable<Integer> {
         }
         EncodeOutput enc = p.encode(loaded.execution(), image, options);
         if (output != null) {
-            Files.write(output, enc.trace());
+            try (OutputFile file = OutputFile.open(output, out, inputFiles(), "-o")) {
+                file.stream().write(enc.trace());
+                file.commit();
+            }
         }
         if (snapshotOut != null) {
             String coreType = core != null ? core : loaded.coreType();
-            SnapshotWriter.write(snapshotOut, coreType, image.memory(), enc.deviceType(), enc.registers(), enc.trace());
+            MemoryImage memory = image.memory();
+            OutputFile.writeDirectory(snapshotOut, force, "--snapshot-out", dir -> SnapshotWriter.write(dir, coreType,
+                    memory, enc.deviceType(), enc.registers(), enc.trace()));
         }
         long insns = loaded.execution().steps().size();
         if (stats) {
@@ -138,8 +146,28 @@ final class EncodeCommand implements Callable<Integer> {
         }
         spec.commandLine().getErr().printf("%s: %d instructions encoded as %d bytes of %s trace%n", execution, insns,
                 enc.trace().length, p.title());
-        out.flush();
+        try (OutputFile stdout = OutputFile.stdout(out)) {
+            stdout.commit();
+        }
         return 0;
+    }
+
+    /** The files encode reads, which -o must not overwrite. */
+    private List<Path> inputFiles() {
+        List<Path> files = new ArrayList<>();
+        files.add(execution);
+        if (cpuLog != null) {
+            files.add(cpuLog);
+        }
+        for (String arg : images) {
+            int at = arg.lastIndexOf('@');
+            try {
+                files.add(Path.of(at > 0 && !Files.exists(Path.of(arg)) ? arg.substring(0, at) : arg));
+            } catch (java.nio.file.InvalidPathException e) {
+                // not a file name: the image reader said so already
+            }
+        }
+        return files;
     }
 
     record Loaded(Execution execution, Profile profile, String coreType) {

@@ -33,6 +33,9 @@ final class InfoCommand implements Callable<Integer> {
     @Option(names = "--reg", paramLabel = "NAME=VALUE", description = "A register value to explain. Repeatable.")
     java.util.List<String> regs = new java.util.ArrayList<>();
 
+    @picocli.CommandLine.Mixin
+    OutputOptions output;
+
     @Option(names = "--debug", description = "Show stack traces for errors.")
     boolean debug;
 
@@ -41,11 +44,19 @@ final class InfoCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
-        PrintWriter out = spec.commandLine().getOut();
-        if (dir == null) {
-            return explainRegisters(out);
+        Snapshot s = dir == null ? null : Snapshot.load(dir);
+        try (OutputFile file = output.open(spec.commandLine().getOut(), s == null ? java.util.List.of() : s.files())) {
+            if (s == null) {
+                explainRegisters(file.writer());
+            } else {
+                describe(s, file.writer());
+            }
+            file.commit();
         }
-        Snapshot s = Snapshot.load(dir);
+        return 0;
+    }
+
+    private void describe(Snapshot s, PrintWriter out) throws IOException {
         out.println("Snapshot " + dir);
         out.println();
         out.println("Trace sources:");
@@ -107,8 +118,6 @@ final class InfoCommand implements Callable<Integer> {
             }
             out.println();
         }
-        out.flush();
-        return 0;
     }
 
     private int explainRegisters(PrintWriter out) {

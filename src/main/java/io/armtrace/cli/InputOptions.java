@@ -55,6 +55,26 @@ final class InputOptions {
     @Option(names = "--debug", description = "Show stack traces for errors.")
     boolean debug;
 
+    /** The files read by the last {@link #jobs()}: trace, images, snapshot .ini files, buffers and dumps. */
+    private final List<Path> inputFiles = new ArrayList<>();
+
+    /** The command's own input files (after {@link #jobs()}), which no output may overwrite. */
+    List<Path> inputFiles() {
+        List<Path> files = new ArrayList<>(inputFiles);
+        if (trace != null) {
+            files.add(trace);
+        }
+        for (String arg : images) {
+            int at = arg.lastIndexOf('@');
+            try {
+                files.add(Path.of(at > 0 && !Files.exists(Path.of(arg)) ? arg.substring(0, at) : arg));
+            } catch (java.nio.file.InvalidPathException e) {
+                // not a file name: the image reader reports it
+            }
+        }
+        return files;
+    }
+
     /** One source to process: its protocol and its decoder input. */
     record Job(TraceProtocol protocol, DecodeInput input, String label) {
     }
@@ -112,6 +132,7 @@ final class InputOptions {
                         + snapshot + " --protocol NAME.");
             }
             Snapshot snap = Snapshot.load(snapshot);
+            inputFiles.addAll(snap.files());
             List<SnapshotSource> chosen = new ArrayList<>();
             if (source != null) {
                 int id = parseId(source);

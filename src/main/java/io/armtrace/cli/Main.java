@@ -39,6 +39,35 @@ public final class Main implements Runnable {
         System.exit(run(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
     }
 
+    /**
+     * One sentence for the user. The project's own exceptions carry one; library exceptions (a number that
+     * does not parse, an I/O failure) are put into words here rather than shown as the library's text.
+     */
+    static String messageOf(Throwable t) {
+        if (t instanceof java.nio.file.NoSuchFileException nsf) {
+            return Messages.shorten(nsf.getFile()) + ": no such file.";
+        }
+        if (t instanceof java.nio.file.AccessDeniedException ade) {
+            return Messages.shorten(ade.getFile()) + ": permission denied.";
+        }
+        if (t instanceof java.nio.file.FileSystemException fse) {
+            return Messages.shorten(fse.getFile()) + ": " + Messages.reason(fse) + ".";
+        }
+        if (t instanceof NumberFormatException) {
+            return "A number could not be read: " + Messages.shorten(t.getMessage()) + ".";
+        }
+        if (t instanceof InputException || t instanceof ImageException || t instanceof UnsupportedProtocolException) {
+            return t.getMessage() == null ? t.toString() : t.getMessage();
+        }
+        if (t instanceof java.io.IOException io) {
+            return "Reading or writing a file failed: " + Messages.reason(io) + ".";
+        }
+        if (t instanceof IllegalArgumentException && t.getMessage() != null) {
+            return t.getMessage();
+        }
+        return "internal error (" + t.getClass().getSimpleName() + "); please report it with the --debug output.";
+    }
+
     /** Runs the command line; returns the exit code. */
     public static int run(String[] args, PrintWriter out, PrintWriter err) {
         boolean debug = false;
@@ -57,14 +86,19 @@ public final class Main implements Runnable {
             if (t instanceof java.io.UncheckedIOException && t.getCause() != null) {
                 t = t.getCause();
             }
+            if (t instanceof OutputFile.OutputFailure) {
+                // lost output: not the user's mistake, but never success
+                err.println("armtrace: " + t.getMessage());
+                if (showStack) {
+                    t.printStackTrace(err);
+                }
+                err.flush();
+                return 1;
+            }
             boolean userError = t instanceof InputException || t instanceof ImageException
                     || t instanceof UnsupportedProtocolException || t instanceof IllegalArgumentException
                     || t instanceof java.io.IOException;
-            String message = t.getMessage() == null ? t.toString() : t.getMessage();
-            if (t instanceof java.nio.file.NoSuchFileException nsf) {
-                message = nsf.getFile() + ": no such file.";
-            }
-            err.println("armtrace: " + message);
+            err.println("armtrace: " + messageOf(t));
             if (showStack || !userError) {
                 t.printStackTrace(err);
             }

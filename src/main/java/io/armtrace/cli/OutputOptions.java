@@ -1,35 +1,26 @@
 package io.armtrace.cli;
 
-import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.io.Writer;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Collection;
+import java.util.List;
 import picocli.CommandLine.Option;
 
-/** Where text output goes: standard output or {@code -o FILE}. */
+/** Where text output goes: standard output or {@code -o FILE} (see {@link OutputFile}). */
 final class OutputOptions {
     @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "Write to FILE instead of standard output.")
     Path output;
 
-    /** A writer for the output; closing it closes the file but leaves standard output open. */
-    PrintWriter open(PrintWriter stdout) throws IOException {
-        if (output == null) {
-            return new PrintWriter(new BufferedWriter(new NonClosing(stdout), 1 << 16), false);
-        }
-        return new PrintWriter(Files.newBufferedWriter(output, StandardCharsets.UTF_8), false);
+    /**
+     * The output; {@code inputs} are the command's own input files, which {@code -o} must not name. Commit it
+     * when the command succeeded; closing it without a commit leaves an existing file as it was.
+     */
+    OutputFile open(PrintWriter stdout, Collection<Path> inputs) throws IOException {
+        return OutputFile.open(output, stdout, inputs, "-o");
     }
 
-    private static final class NonClosing extends java.io.FilterWriter {
-        NonClosing(Writer out) {
-            super(out);
-        }
-
-        @Override
-        public void close() throws IOException {
-            flush();
-        }
+    OutputFile open(PrintWriter stdout) throws IOException {
+        return open(stdout, List.of());
     }
 }

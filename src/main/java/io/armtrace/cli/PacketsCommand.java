@@ -25,7 +25,8 @@ final class PacketsCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         List<InputOptions.Job> jobs = input.jobs();
         boolean several = jobs.size() > 1;
-        try (PrintWriter out = output.open(spec.commandLine().getOut())) {
+        try (OutputFile file = output.open(spec.commandLine().getOut(), input.inputFiles())) {
+            PrintWriter out = file.writer();
             for (InputOptions.Job job : jobs) {
                 if (several) {
                     out.println("# " + job.label() + ": " + job.protocol().title());
@@ -37,6 +38,7 @@ final class PacketsCommand implements Callable<Integer> {
                     out.println(text);
                 });
             }
+            file.commit();
         }
         return 0;
     }

@@ -43,7 +43,8 @@ final class ProfileCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         List<AnalysisRun.Result> results = AnalysisRun.run(input);
-        try (PrintWriter out = output.open(spec.commandLine().getOut())) {
+        try (OutputFile file = output.open(spec.commandLine().getOut(), input.inputFiles())) {
+            PrintWriter out = file.writer();
             for (AnalysisRun.Result r : results) {
                 Profile p = new Profile(r.analysis());
                 if (folded) {
@@ -59,6 +60,7 @@ final class ProfileCommand implements Callable<Integer> {
                     out.println();
                 }
             }
+            file.commit();
         }
         return 0;
     }

@@ -44,8 +44,9 @@ final class ReportCommand implements Callable<Integer> {
         for (AnalysisRun.Result r : results) {
             report.section(r.job().label() + ": " + r.job().protocol().title(), r.analysis());
         }
-        try (PrintWriter out = output.open(spec.commandLine().getOut())) {
-            report.write(out, top);
+        try (OutputFile file = output.open(spec.commandLine().getOut(), input.inputFiles())) {
+            report.write(file.writer(), top);
+            file.commit();
         }
         return 0;
     }

@@ -22,6 +22,9 @@ final class StatsCommand implements Callable<Integer> {
     @Mixin
     InputOptions input;
 
+    @Mixin
+    OutputOptions output;
+
     @Option(names = "--clock", paramLabel = "MHZ", description = "Core clock for bandwidth figures (default 100 MHz).")
     double clockMhz = 100;
 
@@ -33,8 +36,16 @@ final class StatsCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        PrintWriter out = spec.commandLine().getOut();
-        for (InputOptions.Job job : input.jobs()) {
+        List<InputOptions.Job> jobs = input.jobs();
+        try (OutputFile file = output.open(spec.commandLine().getOut(), input.inputFiles())) {
+            write(jobs, file.writer());
+            file.commit();
+        }
+        return 0;
+    }
+
+    private void write(List<InputOptions.Job> jobs, PrintWriter out) throws java.io.IOException {
+        for (InputOptions.Job job : jobs) {
             long bytes;
             try (InputStream in = job.input().data().open()) {
                 bytes = in.transferTo(java.io.OutputStream.nullOutputStream());
@@ -85,8 +96,6 @@ final class StatsCommand implements Callable<Integer> {
                         bytes == 0 ? 0.0 : 100.0 * e.getValue()[1] / bytes);
             }
         }
-        out.flush();
-        return 0;
     }
 
     /** The packet kind is the first word of a packet listing line. */

@@ -60,6 +60,26 @@ public final class Snapshot {
         return buffers;
     }
 
+    /** Every file the snapshot consists of: its .ini files, trace buffers and memory dumps. */
+    public List<Path> files() {
+        List<Path> files = new ArrayList<>();
+        try (var list = Files.list(dir)) {
+            list.filter(p -> p.getFileName().toString().endsWith(".ini")).forEach(files::add);
+        } catch (java.io.IOException e) {
+            files.add(dir.resolve("snapshot.ini"));
+        }
+        for (Device d : devices) {
+            files.add(d.file());
+            for (Dump dump : d.dumps()) {
+                files.add(dump.file());
+            }
+        }
+        for (Buffer b : buffers) {
+            files.add(b.file());
+        }
+        return files;
+    }
+
     /** The trace sources (devices of class trace_source), in device-list order. */
     public List<SnapshotSource> sources() {
         return sources;

@@ -1,0 +1,39 @@
+package io.armtrace.cli;
+
+/** How the command line quotes what the user gave it: never more than a screen line of it. */
+final class Messages {
+    /** The longest part of an offending value an error message repeats. */
+    static final int MAX_ECHO = 200;
+
+    private Messages() {
+    }
+
+    /** {@code s}, cut to {@link #MAX_ECHO} characters with an ellipsis, control characters shown as '?'. */
+    static String shorten(String s) {
+        if (s == null) {
+            return "";
+        }
+        String cut = s.length() > MAX_ECHO ? s.substring(0, MAX_ECHO) + "..." : s;
+        StringBuilder b = new StringBuilder(cut.length());
+        for (int i = 0; i < cut.length(); i++) {
+            char c = cut.charAt(i);
+            b.append(Character.isISOControl(c) ? '?' : c);
+        }
+        return b.toString();
+    }
+
+    /** The operating system's reason for an I/O failure, in a few words. */
+    static String reason(java.io.IOException e) {
+        if (e instanceof java.nio.file.NoSuchFileException) {
+            return "no such file or directory";
+        }
+        if (e instanceof java.nio.file.AccessDeniedException) {
+            return "permission denied";
+        }
+        if (e instanceof java.nio.file.FileSystemException fse && fse.getReason() != null) {
+            return shorten(fse.getReason());
+        }
+        String m = e.getMessage();
+        return m == null ? e.getClass().getSimpleName() : shorten(m);
+    }
+}
