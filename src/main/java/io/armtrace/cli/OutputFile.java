@@ -318,8 +318,11 @@ final class OutputFile implements Closeable {
         }
     }
 
-    /** Remembers the first write error, which PrintWriter would otherwise swallow. */
-    private static final class CheckedStream extends java.io.FilterOutputStream {
+    /**
+     * Remembers the first write error, which PrintWriter would otherwise swallow, and reports it (to a caller
+     * that writes bytes directly) as an {@link OutputFailure} naming the file.
+     */
+    private final class CheckedStream extends java.io.FilterOutputStream {
         IOException failure;
         private boolean closed;
 
@@ -371,7 +374,8 @@ final class OutputFile implements Closeable {
             if (failure == null) {
                 failure = e;
             }
-            return e;
+            return new OutputFailure(name() + ": writing failed (" + Messages.reason(e) + ")"
+                    + (temporary == null ? "; the output is incomplete." : "; the file was left as it was."), e);
         }
     }
 

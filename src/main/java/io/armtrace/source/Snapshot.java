@@ -186,18 +186,17 @@ public final class Snapshot {
                     }
                 }
             }
-            SymbolTable symbols = SymbolTable.EMPTY;
+            ProgramImage described = ProgramImage.of(memory);
             Registers coreRegisters = new Registers();
             if (core != null) {
-                symbols = addDumps(memory, core);
+                described = addDumps(memory, core);
                 coreRegisters = core.registers();
             }
-            SymbolTable own = addDumps(memory, d);
-            if (symbols.isEmpty()) {
-                symbols = own;
-            }
+            ProgramImage own = addDumps(memory, d);
+            SymbolTable symbols = described.symbols().isEmpty() ? own.symbols() : described.symbols();
+            io.armtrace.image.LineTable lines = described.lines().isEmpty() ? own.lines() : described.lines();
             sources.add(new SnapshotSource(d.name(), d.type(), traceId, d.registers(), coreName, coreRegisters,
-                    new ProgramImage(memory, symbols),
+                    new ProgramImage(memory, symbols, lines),
                     buffer == null ? null : buffer.file(), buffer == null ? null : buffer.format()));
         }
         return new Snapshot(dir, List.copyOf(devices), List.copyOf(buffers), List.copyOf(sources));
@@ -232,12 +231,13 @@ public final class Snapshot {
     /**
      * Adds a device's dumps to {@code memory}. A dump whose file is named {@code *.elf} or {@code *.axf}
      * and is an ELF file is loaded as one (its load segments at their own addresses; the section's address
-     * is then not used) and its symbols are returned, so that a snapshot can carry the program with its
-     * symbols. Any other file is raw memory, even when it starts with an ELF header (a memory dump of a
+     * is then not used) and its symbols and DWARF line table are returned (in an image of {@code memory}),
+     * so that a snapshot can carry the program with its symbols and source lines. Any other file is raw memory, even when it starts with an ELF header (a memory dump of a
      * Linux program does).
      */
-    private static SymbolTable addDumps(MemoryImage memory, Device device) {
+    private static ProgramImage addDumps(MemoryImage memory, Device device) {
         SymbolTable symbols = SymbolTable.EMPTY;
+        io.armtrace.image.LineTable lines = io.armtrace.image.LineTable.EMPTY;
         for (Dump dump : device.dumps()) {
             try {
                 if (isElfDump(dump.file())) {
@@ -246,6 +246,9 @@ public final class Snapshot {
                     if (symbols.isEmpty()) {
                         symbols = elf.symbols();
                     }
+                    if (lines.isEmpty()) {
+                        lines = elf.lines();
+                    }
                 } else {
                     RawImage.load(memory, dump.file(), dump.address(), dump.offset(), dump.length());
                 }
@@ -253,7 +256,7 @@ public final class Snapshot {
                 throw new InputException(device.file() + ": " + e.getMessage(), e);
             }
         }
-        return symbols;
+        return new ProgramImage(memory, symbols, lines);
     }
 
     static boolean isElfDump(Path file) {
