@@ -38,7 +38,7 @@ final class DecodeCommand implements Callable<Integer> {
 
     @Option(names = "--last", paramLabel = "N",
             description = "Show only the last N instructions (and the elements among them): what ran before a crash or halt.")
-    long last;
+    Long last;
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -49,6 +49,7 @@ final class DecodeCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        checkOptions();
         List<InputOptions.Job> jobs = input.jobs();
         boolean several = jobs.size() > 1;
         try (OutputFile file = output.open(spec.commandLine().getOut(), input.inputFiles())) {
@@ -63,6 +64,26 @@ final class DecodeCommand implements Callable<Integer> {
             file.commit();
         }
         return 0;
+    }
+
+    /** Contradictory or meaningless options: one sentence, exit 2. */
+    private void checkOptions() {
+        if (last != null && last <= 0) {
+            throw new io.armtrace.source.InputException("--last " + last + ": give a positive number of instructions.");
+        }
+        if (threads <= 0) {
+            throw new io.armtrace.source.InputException("--jobs " + threads + ": give a positive number of sources to decode at once.");
+        }
+        if (perInstruction && ranges) {
+            throw new io.armtrace.source.InputException("--insn and --ranges contradict each other: --insn lists every "
+                    + "instruction in text, --ranges writes one JSONL object per range.");
+        }
+        if (ranges && format != Format.jsonl) {
+            throw new io.armtrace.source.InputException("--ranges applies to --format jsonl only (the text format lists ranges already).");
+        }
+        if (perInstruction && format != Format.text) {
+            throw new io.armtrace.source.InputException("--insn applies to the text format only (JSONL lists every instruction already).");
+        }
     }
 
     /**
@@ -209,7 +230,7 @@ final class DecodeCommand implements Callable<Integer> {
             }
             sink = new TextWriter(out, job.input().image(), perInstruction, several);
         }
-        if (last > 0) {
+        if (last != null) {
             sink = new io.armtrace.view.LastInstructions(sink, last, job.input().image().memory());
         }
         if (progress) {

@@ -118,8 +118,15 @@ final class EncodeCommand implements Callable<Integer> {
         if (image.memory().isEmpty()) {
             throw new InputException("Give the program image with --image FILE: the encoder must know the code.");
         }
+        if (!(clockMhz > 0) || Double.isInfinite(clockMhz)) {
+            throw new InputException("--clock " + clockMhz + ": give a positive number of MHz.");
+        }
         Map<String, String> options = parseOptions(protocolOptions);
         Loaded loaded = load(image);
+        if (loaded.execution().steps().isEmpty()) {
+            throw new InputException(Messages.shorten(execution.toString())
+                    + ": the execution has no instructions, so there is no trace to synthesize.");
+        }
         if (p.encodeOptions().containsKey("profile") && !options.containsKey("profile")) {
             options.put("profile", loaded.profile().name());
         }

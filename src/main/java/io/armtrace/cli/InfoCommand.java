@@ -36,6 +36,10 @@ final class InfoCommand implements Callable<Integer> {
     @picocli.CommandLine.Mixin
     OutputOptions output;
 
+    @Option(names = "--confine",
+            description = "Refuse a snapshot whose .ini files name files outside its directory (for snapshots from elsewhere).")
+    boolean confine;
+
     @Option(names = "--debug", description = "Show stack traces for errors.")
     boolean debug;
 
@@ -44,7 +48,7 @@ final class InfoCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
-        Snapshot s = dir == null ? null : Snapshot.load(dir);
+        Snapshot s = dir == null ? null : Snapshot.load(dir, confine);
         try (OutputFile file = output.open(spec.commandLine().getOut(), s == null ? java.util.List.of() : s.files())) {
             if (s == null) {
                 explainRegisters(file.writer());
@@ -70,7 +74,7 @@ final class InfoCommand implements Callable<Integer> {
             }
             if (src.bufferFile() != null) {
                 long bytes = bytesOf(src);
-                out.printf("    trace in %s (%s), %s%n", s.directory().relativize(src.bufferFile()),
+                out.printf("    trace in %s (%s), %s%n", shown(s, src.bufferFile()),
                         src.bufferFormat().iniName(), bytes < 0 ? "size unknown" : bytes + " bytes of its own trace");
             }
             src.registers().asMap().forEach((k, v) -> {
@@ -97,18 +101,26 @@ final class InfoCommand implements Callable<Integer> {
                 out.println("    no memory dumps");
             }
             for (Snapshot.Dump dump : d.dumps()) {
+                if (Snapshot.isElfDump(dump.file())) {
+                    // an ELF dump is its load segments at their own addresses (see Snapshot), not the file at address=
+                    for (MemoryImage.Region r : io.armtrace.image.ElfImage.load(dump.file()).memory().regions()) {
+                        out.printf("    0x%08x-0x%08x  %7d bytes  %s (ELF load segment)%n", r.start(),
+                                r.start() + r.data().length, r.data().length, shown(s, dump.file()));
+                    }
+                    continue;
+                }
                 MemoryImage m = new MemoryImage();
                 io.armtrace.image.RawImage.load(m, dump.file(), dump.address(), dump.offset(), dump.length());
                 long size = m.regions().get(0).data().length;
                 out.printf("    0x%08x-0x%08x  %7d bytes  %s%s%n", dump.address(), dump.address() + size, size,
-                        s.directory().relativize(dump.file()), dump.space() == null ? "" : "  (space " + dump.space() + ")");
+                        shown(s, dump.file()), dump.space() == null ? "" : "  (space " + dump.space() + ")");
             }
         }
         out.println();
         out.println("Trace buffers:");
         for (Snapshot.Buffer b : s.buffers()) {
             long size = Files.size(b.file());
-            out.printf("  %s: %s, %s, %d bytes", b.name(), s.directory().relativize(b.file()), b.format().iniName(), size);
+            out.printf("  %s: %s, %s, %d bytes", b.name(), shown(s, b.file()), b.format().iniName(), size);
             if (b.format().formatted()) {
                 Map<Integer, byte[]> ids = FrameDeformatter.demultiplex(Files.readAllBytes(b.file()),
                         b.format() == io.armtrace.source.BufferFormat.DSTREAM_CORESIGHT);
@@ -126,19 +138,20 @@ final class InfoCommand implements Callable<Integer> {
                     "Give a snapshot directory, or --protocol NAME with --reg NAME=VALUE to explain register values.");
         }
         TraceProtocol p = Protocols.byName(protocol).orElseThrow(() -> new io.armtrace.source.InputException(
-                "--protocol " + protocol + ": unknown protocol; armtrace knows " + Protocols.names() + "."));
+                "--protocol " + Messages.shorten(protocol) + ": unknown protocol; armtrace knows " + Protocols.names() + "."));
         io.armtrace.source.Registers r = new io.armtrace.source.Registers();
         for (String reg : regs) {
             int eq = reg.indexOf('=');
             if (eq <= 0) {
-                throw new io.armtrace.source.InputException("--reg " + reg + ": expected NAME=VALUE.");
+                throw new io.armtrace.source.InputException("--reg " + Messages.shorten(reg) + ": expected NAME=VALUE.");
             }
             try {
                 r.put(reg.substring(0, eq), io.armtrace.source.IniFile.parseNumber(reg.substring(eq + 1)));
             } catch (NumberFormatException e) {
-                throw new io.armtrace.source.InputException("--reg " + reg + ": the value is not a number.");
+                throw new io.armtrace.source.InputException("--reg " + Messages.shorten(reg) + ": the value is not a number.");
             }
         }
+        InputOptions.checkRegisters(p, r);
         out.println(p.title() + " trace unit:");
         r.asMap().forEach((k, v) -> out.printf("  %-12s = 0x%08x%n", k, v));
         for (String line : p.describe(r)) {
@@ -146,6 +159,13 @@ final class InfoCommand implements Callable<Integer> {
         }
         out.flush();
         return 0;
+    }
+
+    /** A snapshot's file as its .ini files name it: relative to the snapshot when inside it, else as given. */
+    private static Path shown(Snapshot s, Path file) {
+        Path dir = s.directory().toAbsolutePath().normalize();
+        Path f = file.toAbsolutePath().normalize();
+        return f.startsWith(dir) ? dir.relativize(f) : file;
     }
 
     private static long bytesOf(SnapshotSource src) {

@@ -52,6 +52,10 @@ final class InputOptions {
     @Option(names = "--limit", paramLabel = "N", description = "Bound on any single walk through code, in instructions (0 = the protocol's default).")
     long limit;
 
+    @Option(names = "--confine",
+            description = "Refuse a snapshot whose .ini files name files outside its directory (for snapshots from elsewhere).")
+    boolean confine;
+
     @Option(names = "--debug", description = "Show stack traces for errors.")
     boolean debug;
 
@@ -84,15 +88,35 @@ final class InputOptions {
         for (String s : regs) {
             int eq = s.indexOf('=');
             if (eq <= 0) {
-                throw new InputException("--reg " + s + ": expected NAME=VALUE.");
+                throw new InputException("--reg " + Messages.shorten(s) + ": expected NAME=VALUE.");
             }
             try {
                 r.put(s.substring(0, eq), IniFile.parseNumber(s.substring(eq + 1)));
             } catch (NumberFormatException e) {
-                throw new InputException("--reg " + s + ": the value is not a number.");
+                throw new InputException("--reg " + Messages.shorten(s) + ": the value is not a number.");
             }
         }
         return r;
+    }
+
+    /** Refuses a {@code --reg} that {@code p} does not read: a typo would otherwise be ignored silently. */
+    static void checkRegisters(TraceProtocol p, Registers given) {
+        for (String name : given.asMap().keySet()) {
+            if (!p.registerNames().contains(name)) {
+                throw new InputException("--reg " + Messages.shorten(name) + ": " + p.title()
+                        + " has no register of that name; it reads " + String.join(", ", p.registerNames()) + ".");
+            }
+        }
+    }
+
+    /** Refuses option values that are out of range or say nothing. */
+    private void checkOptions() {
+        if (limit < 0) {
+            throw new InputException("--limit " + limit + ": give a positive number of instructions (0 = the protocol's default).");
+        }
+        if (formatted && trace == null) {
+            throw new InputException("--formatted says how to read a --trace FILE; a snapshot's trace.ini gives its buffers' format.");
+        }
     }
 
     private ProgramImage extraImages(ProgramImage base) {
@@ -103,24 +127,30 @@ final class InputOptions {
         return img;
     }
 
+    /** A trace ID as people read it: 0x10, or "none" for a source that has none (-1, e.g. MTB). */
+    static String traceIdText(int id) {
+        return id < 0 ? "none" : String.format("0x%02x", id);
+    }
+
     static int parseId(String s) {
         try {
             long v = IniFile.parseNumber(s);
             if (v < 0 || v > 0x7F) {
-                throw new InputException("--source " + s + ": a trace ID is between 0x00 and 0x7f.");
+                throw new InputException("--source " + Messages.shorten(s) + ": a trace ID is between 0x00 and 0x7f.");
             }
             return (int) v;
         } catch (NumberFormatException e) {
-            throw new InputException("--source " + s + ": not a number.");
+            throw new InputException("--source " + Messages.shorten(s) + ": not a number.");
         }
     }
 
     private static TraceProtocol protocolNamed(String name) {
         return Protocols.byName(name).orElseThrow(() -> new InputException(
-                "--protocol " + name + ": unknown protocol; armtrace knows " + Protocols.names() + "."));
+                "--protocol " + Messages.shorten(name) + ": unknown protocol; armtrace knows " + Protocols.names() + "."));
     }
 
     List<Job> jobs() throws java.io.IOException {
+        checkOptions();
         DecodeOptions options = new DecodeOptions(limit);
         Registers extra = extraRegisters();
         if (snapshot != null) {
@@ -131,7 +161,7 @@ final class InputOptions {
                 throw new InputException(snapshot + ": is a file, not a snapshot directory; for a raw trace file use --trace "
                         + snapshot + " --protocol NAME.");
             }
-            Snapshot snap = Snapshot.load(snapshot);
+            Snapshot snap = Snapshot.load(snapshot, confine);
             inputFiles.addAll(snap.files());
             List<SnapshotSource> chosen = new ArrayList<>();
             if (source != null) {
@@ -158,6 +188,7 @@ final class InputOptions {
                     }
                     continue;
                 }
+                checkRegisters(p, extra);
                 Registers r = new Registers();
                 // the halted core's PC (MTB completes the newest run up to it) unless the source gives one
                 long pc = s.coreRegisters().get("PC", s.coreRegisters().get("R15", -1));
@@ -168,7 +199,7 @@ final class InputOptions {
                 ProgramImage img = extraImages(new ProgramImage(new MemoryImage().addAll(s.image().memory()),
                         s.image().symbols(), s.image().lines()));
                 jobs.add(new Job(p, new DecodeInput(s.traceId(), r, img, s.data(), options),
-                        String.format("%s (%s, trace ID 0x%02x)", s.name(), s.type(), s.traceId())));
+                        s.name() + " (" + s.type() + ", trace ID " + traceIdText(s.traceId()) + ")"));
             }
             if (jobs.isEmpty()) {
                 throw new InputException(snapshot + ": has no trace source that armtrace can decode.");
@@ -186,6 +217,7 @@ final class InputOptions {
                     + Protocols.names() + ").");
         }
         TraceProtocol p = protocolNamed(protocol);
+        checkRegisters(p, extra);
         int id;
         TraceData data;
         if (formatted) {

@@ -54,18 +54,26 @@ public final class Main implements Runnable {
             return Messages.shorten(fse.getFile()) + ": " + Messages.reason(fse) + ".";
         }
         if (t instanceof NumberFormatException) {
-            return "A number could not be read: " + Messages.shorten(t.getMessage()) + ".";
+            String m = t.getMessage() == null ? "" : t.getMessage();
+            int q = m.indexOf('"');
+            String value = q >= 0 && m.endsWith("\"") && m.length() > q + 1 ? m.substring(q + 1, m.length() - 1) : m;
+            return "'" + Messages.shorten(value) + "' is not a number where the command expected one.";
         }
         if (t instanceof InputException || t instanceof ImageException || t instanceof UnsupportedProtocolException) {
-            return t.getMessage() == null ? t.toString() : t.getMessage();
+            return capped(t.getMessage() == null ? t.toString() : t.getMessage());
         }
         if (t instanceof java.io.IOException io) {
             return "Reading or writing a file failed: " + Messages.reason(io) + ".";
         }
         if (t instanceof IllegalArgumentException && t.getMessage() != null) {
-            return t.getMessage();
+            return capped(t.getMessage());
         }
         return "internal error (" + t.getClass().getSimpleName() + "); please report it with the --debug output.";
+    }
+
+    /** A sentence that quotes a long value whole is cut: nobody reads a screenful of one file name. */
+    private static String capped(String message) {
+        return message.length() <= 3 * Messages.MAX_ECHO ? message : message.substring(0, 3 * Messages.MAX_ECHO) + "...";
     }
 
     /** Runs the command line; returns the exit code. */
@@ -81,6 +89,15 @@ public final class Main implements Runnable {
         cl.setOut(out);
         cl.setErr(err);
         cl.setCaseInsensitiveEnumValuesAllowed(true);
+        cl.setParameterExceptionHandler((ex, arguments) -> {
+            // picocli's sentence quotes the offending value whole: cut it, and point to --help instead of
+            // printing the whole usage
+            String m = ex.getMessage() == null ? "bad command line" : ex.getMessage();
+            err.println("armtrace: " + (m.length() > Messages.MAX_ECHO + 100 ? m.substring(0, Messages.MAX_ECHO + 100) + "..." : m)
+                    + (m.endsWith(".") ? "" : ".") + " See '" + ex.getCommandLine().getCommandSpec().qualifiedName() + " --help'.");
+            err.flush();
+            return EXIT_USAGE;
+        });
         cl.setExecutionExceptionHandler((ex, commandLine, parseResult) -> {
             Throwable t = ex;
             if (t instanceof java.io.UncheckedIOException && t.getCause() != null) {

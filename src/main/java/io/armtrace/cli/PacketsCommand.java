@@ -31,7 +31,7 @@ final class PacketsCommand implements Callable<Integer> {
                 if (several) {
                     out.println("# " + job.label() + ": " + job.protocol().title());
                 }
-                String prefix = several ? String.format("[0x%02x] ", job.input().traceId()) : "";
+                String prefix = several ? "[" + InputOptions.traceIdText(job.input().traceId()) + "] " : "";
                 job.protocol().packets(job.input(), (offset, text) -> {
                     out.print(prefix);
                     out.printf("%8d  ", offset);

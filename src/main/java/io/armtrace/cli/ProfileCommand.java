@@ -42,6 +42,18 @@ final class ProfileCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        if (top < 0) {
+            throw new io.armtrace.source.InputException("--top " + top + ": give a number of rows, 0 for all.");
+        }
+        if (folded && by == By.line) {
+            throw new io.armtrace.source.InputException("--folded writes call stacks of functions; --by line applies to the table only.");
+        }
+        if (cycles && !folded) {
+            throw new io.armtrace.source.InputException("--cycles applies to --folded only (the table shows cycles where the trace has them).");
+        }
+        if (folded && spec.commandLine().getParseResult().hasMatchedOption("--top")) {
+            throw new io.armtrace.source.InputException("--top applies to the table; --folded writes every call stack.");
+        }
         List<AnalysisRun.Result> results = AnalysisRun.run(input);
         try (OutputFile file = output.open(spec.commandLine().getOut(), input.inputFiles())) {
             PrintWriter out = file.writer();

@@ -29,6 +29,9 @@ final class ReportCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        if (top <= 0) {
+            throw new io.armtrace.source.InputException("--top " + top + ": give a positive number of functions.");
+        }
         List<AnalysisRun.Result> results = AnalysisRun.run(input);
         HtmlReport report = new HtmlReport("armtrace report" + (input.snapshot != null ? ": " + input.snapshot.getFileName()
                 : input.trace != null ? ": " + input.trace.getFileName() : ""));

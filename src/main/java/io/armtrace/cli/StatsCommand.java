@@ -36,6 +36,10 @@ final class StatsCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        if (!(clockMhz > 0) || !(ipc > 0) || Double.isInfinite(clockMhz) || Double.isInfinite(ipc)) {
+            throw new io.armtrace.source.InputException((clockMhz > 0 && !Double.isInfinite(clockMhz) ? "--ipc " + ipc : "--clock " + clockMhz)
+                    + ": give a positive number.");
+        }
         List<InputOptions.Job> jobs = input.jobs();
         try (OutputFile file = output.open(spec.commandLine().getOut(), input.inputFiles())) {
             write(jobs, file.writer());
@@ -46,25 +50,25 @@ final class StatsCommand implements Callable<Integer> {
 
     private void write(List<InputOptions.Job> jobs, PrintWriter out) throws java.io.IOException {
         for (InputOptions.Job job : jobs) {
-            long bytes;
+            long bytes = job.protocol().traceBytes(job.input());
+            long dataBytes;
             try (InputStream in = job.input().data().open()) {
-                bytes = in.transferTo(java.io.OutputStream.nullOutputStream());
+                dataBytes = in.transferTo(java.io.OutputStream.nullOutputStream());
             }
-            // Bytes per packet kind: each packet extends to the next packet's offset.
+            // Bytes per packet kind: the protocol says how many bytes each listed packet stands for.
             Map<String, long[]> kinds = new TreeMap<>();
             long[] prev = {-1};
-            String[] prevKind = {null};
+            String[] prevText = {null};
             job.protocol().packets(job.input(), (offset, text) -> {
-                if (prevKind[0] != null) {
-                    kinds.get(prevKind[0])[1] += offset - prev[0];
+                if (prevText[0] != null) {
+                    kinds.get(kindOf(prevText[0]))[1] += job.protocol().packetBytes(prevText[0], offset - prev[0]);
                 }
-                String kind = kindOf(text);
-                kinds.computeIfAbsent(kind, k -> new long[2])[0]++;
+                kinds.computeIfAbsent(kindOf(text), k -> new long[2])[0]++;
                 prev[0] = offset;
-                prevKind[0] = kind;
+                prevText[0] = text;
             });
-            if (prevKind[0] != null) {
-                kinds.get(prevKind[0])[1] += bytes - prev[0];
+            if (prevText[0] != null) {
+                kinds.get(kindOf(prevText[0]))[1] += job.protocol().packetBytes(prevText[0], dataBytes - prev[0]);
             }
             long[] insns = {0};
             long[] other = {0};

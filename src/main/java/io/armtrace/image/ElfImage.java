@@ -18,6 +18,9 @@ import net.fornwall.jelf.ElfSymbolTableSection;
  * mapping symbols $a/$t/$d that say where A32 code, T32 code and data lie.
  */
 public final class ElfImage {
+    /** e_machine of 32-bit Arm (ELF for the Arm Architecture, IHI 0044, 5.2). */
+    static final int EM_ARM = 40;
+
     private ElfImage() {
     }
 
@@ -45,10 +48,15 @@ public final class ElfImage {
         try {
             elf = ElfFile.from(bytes);
         } catch (RuntimeException e) {
-            throw new ImageException(name + ": not a readable ELF file (" + e.getMessage() + ").", e);
+            // the library's own text ("Index 32767 out of bounds") tells the user nothing
+            throw new ImageException(name + ": not a readable ELF file (its header is damaged or cut short).", e);
         }
         if (!elf.is32Bits()) {
             throw new ImageException(name + ": is a 64-bit ELF file; armtrace decodes AArch32 programs.");
+        }
+        if (elf.e_machine != EM_ARM) {
+            throw new ImageException(name + ": is an ELF file for another processor (e_machine " + (elf.e_machine & 0xFFFF)
+                    + ", not 40 for Arm); armtrace decodes Arm programs.");
         }
         MemoryImage memory = new MemoryImage();
         try {
@@ -77,7 +85,7 @@ public final class ElfImage {
             if (e instanceof ImageException ie) {
                 throw ie;
             }
-            throw new ImageException(name + ": damaged ELF file (" + e.getMessage() + ").", e);
+            throw new ImageException(name + ": damaged ELF file (a header, section or symbol lies outside the file).", e);
         }
     }
 

@@ -20,6 +20,12 @@ public interface TraceProtocol {
     /** Human name: "ETMv3", "PFT (PTM)". */
     String title();
 
+    /**
+     * The trace unit registers this protocol reads (normalized names, as {@link Registers} keeps them); a
+     * {@code --reg} of any other name is a mistake.
+     */
+    List<String> registerNames();
+
     /** True if a snapshot device of this {@code type} (e.g. "ETM3.5", "PTM1.1") speaks this protocol. */
     boolean handlesDeviceType(String type);
 
@@ -28,6 +34,26 @@ public interface TraceProtocol {
 
     /** Lists the packets of {@code input}, one call per packet. Never throws on bad trace data. */
     void packets(DecodeInput input, PacketListener out) throws IOException;
+
+    /**
+     * How many bytes of {@code input}'s data are trace. All of it by default; an MTB dump holds the whole SRAM
+     * of which only the active buffer is trace.
+     */
+    default long traceBytes(DecodeInput input) throws IOException {
+        try (java.io.InputStream in = input.data().open()) {
+            return in.transferTo(java.io.OutputStream.nullOutputStream());
+        }
+    }
+
+    /**
+     * The trace bytes that the {@link #packets} line {@code text} stands for, given {@code toNext}, the distance
+     * from its offset to the next line's (or to the end of the data). By default a packet runs to the next one;
+     * a protocol whose listing has lines that are not packets, or whose packets are not in byte order, says
+     * otherwise.
+     */
+    default long packetBytes(String text, long toNext) {
+        return toNext;
+    }
 
     /** Decodes {@code input} to elements. Never throws on bad trace data: bad data becomes elements. */
     void decode(DecodeInput input, ElementSink sink) throws IOException;

@@ -94,6 +94,16 @@ public final class Snapshot {
     }
 
     public static Snapshot load(Path dir) {
+        return load(dir, false);
+    }
+
+    /**
+     * Reads a snapshot. Paths in its .ini files are followed as given (relative to the file that names them,
+     * or absolute); with {@code confine}, a path that leads outside {@code dir} (an absolute path elsewhere,
+     * {@code ..}, a symbolic link) is refused, for snapshots from someone else.
+     */
+    public static Snapshot load(Path dir, boolean confine) {
+        Confinement paths = new Confinement(dir, confine);
         if (!Files.isDirectory(dir)) {
             throw new InputException(dir + ": no such snapshot directory.");
         }
@@ -108,7 +118,7 @@ public final class Snapshot {
         }
         List<Device> devices = new ArrayList<>();
         for (String deviceFile : list.entries().values()) {
-            devices.add(readDevice(dir.resolve(deviceFile)));
+            devices.add(readDevice(paths.check(snapshotIni, dir.resolve(deviceFile)), paths));
         }
 
         List<Buffer> buffers = new ArrayList<>();
@@ -116,7 +126,7 @@ public final class Snapshot {
         Map<String, String> sourceToCore = new LinkedHashMap<>();
         String metadata = snap.get("trace", "metadata");
         if (metadata != null && !metadata.isEmpty()) {
-            Path traceIni = dir.resolve(metadata);
+            Path traceIni = paths.check(snapshotIni, dir.resolve(metadata));
             IniFile trace = IniFile.read(traceIni);
             String names = trace.get("trace_buffers", "buffers");
             if (names == null) {
@@ -142,7 +152,7 @@ public final class Snapshot {
                     throw new InputException(traceIni + ": [" + section + "] format=" + format
                             + " is not one of coresight, source_data, dstream_coresight.");
                 }
-                Path bufferFile = dir.resolve(file);
+                Path bufferFile = paths.check(traceIni, dir.resolve(file));
                 if (!Files.isRegularFile(bufferFile)) {
                     throw new InputException(traceIni + ": [" + section + "] names " + file + ", which does not exist.");
                 }
@@ -259,12 +269,37 @@ public final class Snapshot {
         return new ProgramImage(memory, symbols, lines);
     }
 
-    static boolean isElfDump(Path file) {
+    /** True if a dump is loaded as an ELF file (its load segments at their addresses), not as raw memory. */
+    public static boolean isElfDump(Path file) {
         String n = file.getFileName().toString().toLowerCase(Locale.ROOT);
         return (n.endsWith(".elf") || n.endsWith(".axf")) && ElfImage.looksLikeElf(file);
     }
 
-    private static Device readDevice(Path file) {
+    /** Where a snapshot's files may lie: anywhere, or (confined) inside its directory. */
+    private record Confinement(Path dir, boolean on) {
+        Path check(Path iniFile, Path file) {
+            if (!on) {
+                return file;
+            }
+            try {
+                Path root = dir.toRealPath();
+                Path real = Files.exists(file) ? file.toRealPath() : file.toAbsolutePath().normalize();
+                if (real.startsWith(root)) {
+                    return file;
+                }
+            } catch (java.io.IOException e) {
+                // unresolvable: refused below
+            }
+            String shown = file.toString();
+            if (shown.length() > 200) {
+                shown = shown.substring(0, 200) + "...";
+            }
+            throw new InputException(iniFile + ": names " + shown + ", which lies outside the snapshot directory "
+                    + "(refused by --confine).");
+        }
+    }
+
+    private static Device readDevice(Path file, Confinement c) {
         IniFile ini = IniFile.read(file);
         IniFile.Section dev = ini.section("device");
         if (dev == null) {
@@ -293,7 +328,7 @@ public final class Snapshot {
             if (f == null || address == null) {
                 throw new InputException(file + ": [" + s.name() + "] needs both file= and address=.");
             }
-            Path dumpFile = file.getParent() == null ? Path.of(f) : file.getParent().resolve(f);
+            Path dumpFile = c.check(file, file.getParent() == null ? Path.of(f) : file.getParent().resolve(f));
             if (!Files.isRegularFile(dumpFile)) {
                 throw new InputException(file + ": [" + s.name() + "] names " + f + ", which does not exist.");
             }

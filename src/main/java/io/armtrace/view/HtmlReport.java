@@ -62,7 +62,7 @@ public final class HtmlReport {
         out.println("<h2>" + esc(s.label()) + "</h2>");
         out.println("<h3>Capture</h3><table>");
         row(out, "trace sources", a.sources.isEmpty() ? "none" : a.sources.stream()
-                .map(id -> String.format("0x%02x", id)).reduce((x, y) -> x + ", " + y).orElse(""));
+                .map(TraceAnalysis::sourceText).reduce((x, y) -> x + ", " + y).orElse(""));
         row(out, "elements", a.elements);
         row(out, "instructions", a.instructions);
         row(out, "instruction ranges", a.rangeElements);

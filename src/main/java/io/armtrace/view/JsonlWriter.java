@@ -83,11 +83,21 @@ public final class JsonlWriter implements ElementSink {
         return digits + 2;
     }
 
+    /** The trace ID, or null for a source that has none (-1, e.g. an MTB). */
+    private void writeSource(int src) throws IOException {
+        g.writeFieldName(F_SRC);
+        if (src < 0) {
+            g.writeNull();
+        } else {
+            g.writeNumber(src);
+        }
+    }
+
     private void begin(String type, int src) throws IOException {
         g.writeStartObject();
         g.writeStringField("type", type);
         if (withSource) {
-            g.writeNumberField("src", src);
+            writeSource(src);
         }
     }
 
@@ -124,8 +134,7 @@ public final class JsonlWriter implements ElementSink {
                 g.writeFieldName(F_TYPE);
                 g.writeString(V_INSN);
                 if (withSource) {
-                    g.writeFieldName(F_SRC);
-                    g.writeNumber(r.source());
+                    writeSource(r.source());
                 }
                 g.writeFieldName(F_ADDR);
                 g.writeString(hexBuf, 0, hexInto(a));

@@ -47,7 +47,7 @@ public final class TextWriter implements ElementSink {
     private StringBuilder start(TraceElement e) {
         line.setLength(0);
         if (withSource) {
-            line.append(String.format("[0x%02x] ", e.source()));
+            line.append(e.source() < 0 ? "[none] " : String.format("[0x%02x] ", e.source()));
         }
         return line;
     }
@@ -74,7 +74,7 @@ public final class TextWriter implements ElementSink {
             tailChainPending = false;
             line.setLength(0);
             if (withSource) {
-                line.append(String.format("[0x%02x] ", tailChainSource));
+                line.append(tailChainSource < 0 ? "[none] " : String.format("[0x%02x] ", tailChainSource));
             }
             line.append("exception return");
             emit();

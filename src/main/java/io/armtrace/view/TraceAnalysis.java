@@ -184,7 +184,7 @@ public final class TraceAnalysis implements ElementSink {
         } else if (e instanceof Gap g) {
             gaps++;
             if (gapMessages.size() < MAX_MESSAGES) {
-                gapMessages.add(String.format("source 0x%02x, byte %d: %s", g.source(), g.offset(), g.reason()));
+                gapMessages.add(String.format("source %s, byte %d: %s", sourceText(g.source()), g.offset(), g.reason()));
             }
             lostTrack();
         } else if (e instanceof TraceOn t) {
@@ -200,7 +200,7 @@ public final class TraceAnalysis implements ElementSink {
         } else if (e instanceof DecodeError d) {
             errors++;
             if (errorMessages.size() < MAX_MESSAGES) {
-                errorMessages.add(String.format("source 0x%02x%s%s: %s", d.source(),
+                errorMessages.add(String.format("source %s%s%s: %s", sourceText(d.source()),
                         d.offset() >= 0 ? ", byte " + d.offset() : "",
                         d.address() >= 0 ? String.format(", address 0x%08x", d.address()) : "", d.message()));
             }
@@ -564,5 +564,10 @@ public final class TraceAnalysis implements ElementSink {
 
     long callsInto(int fn) {
         return fn < fnCalls.length ? fnCalls[fn] : 0;
+    }
+
+    /** A trace ID as people read it: 0x10, or "none" for a source that has none (-1, e.g. MTB). */
+    static String sourceText(int id) {
+        return id < 0 ? "none" : String.format("0x%02x", id);
     }
 }

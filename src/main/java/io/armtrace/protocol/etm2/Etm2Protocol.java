@@ -28,6 +28,11 @@ public final class Etm2Protocol implements TraceProtocol {
     }
 
     @Override
+    public java.util.List<String> registerNames() {
+        return java.util.List.of("ETMCR", "ETMIDR");
+    }
+
+    @Override
     public String title() {
         return "ETMv1/ETMv2";
     }

@@ -24,6 +24,11 @@ public final class Etm3Protocol implements TraceProtocol {
     }
 
     @Override
+    public java.util.List<String> registerNames() {
+        return java.util.List.of("ETMCR", "ETMIDR", "ETMCCER", "ETMTRACEIDR", "ARMV7M");
+    }
+
+    @Override
     public String title() {
         return "ETMv3";
     }

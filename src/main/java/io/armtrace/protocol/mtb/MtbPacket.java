@@ -12,6 +12,9 @@ public record MtbPacket(long offset, long source, boolean atom, long destination
     /** Addresses at and above this are EXC_RETURN (and FNC_RETURN) values, never code. */
     public static final long MAGIC_BASE = 0xF0000000L;
 
+    /** Bytes of one packet: a source word and a destination word. */
+    public static final int SIZE = 8;
+
     public static MtbPacket of(long offset, int sourceWord, int destinationWord) {
         return new MtbPacket(offset, sourceWord & 0xFFFFFFFEL, (sourceWord & 1) != 0,
                 destinationWord & 0xFFFFFFFEL, (destinationWord & 1) != 0);

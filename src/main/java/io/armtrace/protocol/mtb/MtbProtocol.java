@@ -37,6 +37,11 @@ public final class MtbProtocol implements TraceProtocol {
     }
 
     @Override
+    public java.util.List<String> registerNames() {
+        return java.util.List.of("POSITION", "MASTER", "FLOW", "BASE", "PC", "VTOR");
+    }
+
+    @Override
     public String title() {
         return "MTB";
     }
@@ -70,6 +75,22 @@ public final class MtbProtocol implements TraceProtocol {
         if (missing > 0) {
             out.packet(layout.dumpLength(), "error: the dump ends " + missing + " bytes before the end of the buffer");
         }
+    }
+
+    /** The active buffer only: the packets written since the buffer was last empty, 8 bytes each. */
+    @Override
+    public long traceBytes(DecodeInput input) throws IOException {
+        MtbLayout layout = MtbConfig.from(input.registers()).layout(length(input.data()));
+        return layout.problem() != null ? 0 : layout.packetCount() * MtbPacket.SIZE;
+    }
+
+    /**
+     * Every MTB packet is two words (ARM DDI 0486, the MTB execution trace packet); the "buffer:" and "error:"
+     * lines of the listing are notes, and the listing goes in age order, not byte order, when the buffer wrapped.
+     */
+    @Override
+    public long packetBytes(String text, long toNext) {
+        return text.startsWith("MTB ") ? MtbPacket.SIZE : 0;
     }
 
     @Override

@@ -25,6 +25,11 @@ public final class PtmProtocol implements TraceProtocol {
     }
 
     @Override
+    public java.util.List<String> registerNames() {
+        return java.util.List.of("ETMCR", "ETMIDR", "ETMCCER", "ETMTRACEIDR");
+    }
+
+    @Override
     public String title() {
         return "PFT (PTM)";
     }

@@ -1,0 +1,144 @@
+package io.armtrace.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.armtrace.groundtruth.Corpus;
+import io.armtrace.testdata.SharedData;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.zip.GZIPOutputStream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Mistakes get one sentence naming the option or file, exit code 2, and never a library's own text. */
+class UserErrorsTest {
+    static final Path EXAMPLES = Path.of(System.getProperty("user.dir")).resolve("examples");
+    static final String PTM = EXAMPLES.resolve("ptm-a15").toString();
+    static final String MTB = EXAMPLES.resolve("mtb-m0plus").toString();
+
+    static void assertMistake(CliTest.Result r, String... mentions) {
+        assertThat(r.exit()).as(r.err()).isEqualTo(2);
+        assertThat(r.err()).startsWith("armtrace: ").contains(mentions).doesNotContain("Exception").doesNotContain("\tat ");
+        assertThat(r.err().lines().count()).as(r.err()).isEqualTo(1);
+        assertThat(r.out()).isEmpty();
+    }
+
+    @Test
+    void contradictoryOrMeaninglessOptionValuesAreRefused() {
+        assertMistake(CliTest.run("decode", PTM, "--last", "0"), "--last 0");
+        assertMistake(CliTest.run("decode", PTM, "--last", "-3"), "--last -3");
+        assertMistake(CliTest.run("decode", PTM, "--jobs", "0"), "--jobs 0");
+        assertMistake(CliTest.run("decode", PTM, "--insn", "--ranges"), "--insn", "--ranges");
+        assertMistake(CliTest.run("decode", PTM, "--ranges"), "--ranges", "jsonl");
+        assertMistake(CliTest.run("decode", PTM, "--insn", "--format", "jsonl"), "--insn");
+        assertMistake(CliTest.run("decode", PTM, "--limit", "-1"), "--limit -1");
+        assertMistake(CliTest.run("decode", PTM, "--formatted"), "--formatted");
+        assertMistake(CliTest.run("profile", MTB, "--top", "-1"), "--top -1");
+        assertMistake(CliTest.run("profile", MTB, "--folded", "--by", "line"), "--folded", "--by line");
+        assertMistake(CliTest.run("profile", MTB, "--cycles"), "--cycles", "--folded");
+        assertMistake(CliTest.run("profile", MTB, "--folded", "--top", "5"), "--top", "--folded");
+        assertMistake(CliTest.run("report", MTB, "--top", "-1"), "--top -1");
+        assertMistake(CliTest.run("stats", PTM, "--clock", "0"), "--clock");
+        assertMistake(CliTest.run("stats", PTM, "--ipc", "-1"), "--ipc");
+    }
+
+    @Test
+    void registersTheProtocolDoesNotReadAreRefused() {
+        String trace = EXAMPLES.resolve("ptm-a15/PTM_0_2.bin").toString();
+        assertMistake(CliTest.run("decode", "--protocol", "ptm", "--trace", trace, "--reg", "ETMCRR=0x1000"),
+                "--reg ETMCRR", "ETMCR, ETMIDR, ETMCCER, ETMTRACEIDR");
+        assertMistake(CliTest.run("decode", "--protocol", "mtb", "--trace", trace, "--reg", "ETMCR=0x1000"),
+                "--reg ETMCR", "POSITION, MASTER");
+        assertMistake(CliTest.run("decode", "--protocol", "etm2", "--trace", trace, "--reg", "ETMCCER=0"),
+                "--reg ETMCCER", "ETMCR, ETMIDR.");
+        assertMistake(CliTest.run("decode", PTM, "--reg", "POSITION=4"), "--reg POSITION");
+        assertMistake(CliTest.run("info", "--protocol", "etm3", "--reg", "FOO=1"), "--reg FOO");
+        // names are matched as Registers matches them: case-insensitively, a (0x...) suffix ignored
+        assertThat(CliTest.run("info", "--protocol", "etm3", "--reg", "etmcr(0x000)=0x1000").exit()).isZero();
+    }
+
+    @Test
+    void anElfFileForAnotherProcessorIsRefused(@TempDir Path tmp) throws Exception {
+        byte[] elf = Corpus.elfBytes("m0plus");
+        elf[18] = 3; // e_machine EM_386 (little-endian half-word at byte 18 of a 32-bit ELF header)
+        elf[19] = 0;
+        Path x86 = tmp.resolve("x86.elf");
+        Files.write(x86, elf);
+        assertMistake(CliTest.run("decode", PTM, "--image", x86.toString()), "x86.elf", "another processor");
+    }
+
+    @Test
+    void aDamagedElfFileGetsASentenceNotTheLibrarysText(@TempDir Path tmp) throws Exception {
+        byte[] elf = Corpus.elfBytes("m0plus");
+        Path cut = tmp.resolve("cut.elf");
+        Files.write(cut, java.util.Arrays.copyOf(elf, 40));
+        CliTest.Result r = CliTest.run("decode", PTM, "--image", cut.toString());
+        assertMistake(r, "cut.elf");
+        assertThat(r.err()).doesNotContainIgnoringCase("index").doesNotContainIgnoringCase("bounds");
+        byte[] badHeaders = elf.clone();
+        badHeaders[28] = (byte) 0xFF; // e_phoff far past the end of the file
+        badHeaders[29] = (byte) 0xFF;
+        badHeaders[30] = (byte) 0xFF;
+        Path bad = tmp.resolve("bad.elf");
+        Files.write(bad, badHeaders);
+        CliTest.Result r2 = CliTest.run("decode", PTM, "--image", bad.toString());
+        assertMistake(r2, "bad.elf");
+        assertThat(r2.err()).doesNotContainIgnoringCase("index").doesNotContainIgnoringCase("bounds");
+    }
+
+    @Test
+    void anExecutionWithNoInstructionsIsRefused(@TempDir Path tmp) throws Exception {
+        Path elf = tmp.resolve("m0plus.elf");
+        Files.write(elf, Corpus.elfBytes("m0plus"));
+        Path empty = tmp.resolve("empty.exec.gz");
+        try (GZIPOutputStream out = new GZIPOutputStream(Files.newOutputStream(empty))) {
+            out.write("armtrace-execution 1 profile=M core=cortex-m0plus\n".getBytes(StandardCharsets.US_ASCII));
+        }
+        assertMistake(CliTest.run("encode", "--protocol", "mtb", "--execution", empty.toString(), "--image", elf.toString(),
+                "-o", tmp.resolve("t.bin").toString()), "empty.exec.gz", "no instructions");
+        assertThat(tmp.resolve("t.bin")).doesNotExist();
+    }
+
+    @Test
+    void longValuesAreNotEchoedWhole() {
+        String huge = "x".repeat(5000);
+        for (List<String> args : List.of(
+                List.of("decode", PTM, "--source", huge),
+                List.of("decode", PTM, "--jobs", huge),
+                List.of("decode", PTM, "--protocol", huge),
+                List.of("decode", "--protocol", "ptm", "--trace", PTM + "/PTM_0_2.bin", "--reg", huge + "=1"),
+                List.of("decode", "--" + huge),
+                List.of("info", "--protocol", "ptm", "--reg", huge))) {
+            CliTest.Result r = CliTest.run(args.toArray(String[]::new));
+            assertThat(r.exit()).isEqualTo(2);
+            assertThat(r.err().length()).as(r.err().substring(0, Math.min(100, r.err().length()))).isLessThan(450);
+        }
+    }
+
+    @Test
+    void infoReadsSnapshotsWithAbsolutePathsAndConfineRefusesThem(@TempDir Path tmp) throws Exception {
+        Path snap = OutputSafetyTest.copyOf(Path.of(MTB), tmp.resolve("snap"));
+        Path elsewhere = Files.createDirectories(tmp.resolve("elsewhere"));
+        Files.move(snap.resolve("mtb_sram.bin"), elsewhere.resolve("mtb_sram.bin"));
+        Files.move(snap.resolve("program.elf"), elsewhere.resolve("program.elf"));
+        Path trace = snap.resolve("trace.ini");
+        Files.writeString(trace, Files.readString(trace).replace("file=mtb_sram.bin",
+                "file=" + elsewhere.resolve("mtb_sram.bin").toAbsolutePath()));
+        Path cpu = snap.resolve("cpu_0.ini");
+        Files.writeString(cpu, Files.readString(cpu).replace("file=program.elf", "file=../elsewhere/program.elf"));
+        // a relative snapshot directory with absolute buffer paths is what broke
+        String relative = Path.of("").toAbsolutePath().relativize(snap.toAbsolutePath()).toString();
+        CliTest.Result info = CliTest.run("info", relative);
+        assertThat(info.exit()).as(info.err()).isZero();
+        assertThat(info.out()).contains(elsewhere.resolve("mtb_sram.bin").toAbsolutePath().toString());
+        assertThat(CliTest.run("decode", relative).exit()).isZero();
+
+        assertMistake(CliTest.run("info", relative, "--confine"), "outside the snapshot directory");
+        assertMistake(CliTest.run("decode", snap.toString(), "--confine"), "outside the snapshot directory");
+        // the bundled examples keep their files inside
+        assertThat(CliTest.run("decode", MTB, "--confine").exit()).isZero();
+        assertThat(CliTest.run("info", SharedData.tc2().toString(), "--confine").exit()).isZero();
+    }
+}
