@@ -9,6 +9,7 @@ import io.armtrace.isa.InstructionClassifier;
 import io.armtrace.isa.Profile;
 import io.armtrace.protocol.OptionValues;
 import io.armtrace.trace.Isa;
+import io.armtrace.trace.WaypointKind;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -231,10 +232,14 @@ public final class Etm3Encoder {
                     branchPacket(s.address(), s.isa(), 0, 0);
                 }
                 mustBranch = false;
-                atom(s.executed());
+                boolean known = classifier.classify(memory, s.address(), s.isa(), 0, insn);
+                // IHI 0014Q 4.5.5: a CBZ/CBNZ that does not branch is traced as an instruction that failed
+                // its condition code (an N atom), as real ETMs do (the TC2 DS-5 listings mark them "fail")
+                boolean executed = s.executed() && !(known && notTakenCompareAndBranch(insn, ev, i));
+                atom(executed);
                 expect = s.address() + s.size();
                 expectIsa = s.isa();
-                if (s.executed() && classifier.classify(memory, s.address(), s.isa(), 0, insn)) {
+                if (executed && known) {
                     // where the decoder goes next without a branch packet (a barrier is no waypoint
                     // in ETMv3: every instruction has its own atom)
                     switch (insn.kind) {
@@ -291,6 +296,25 @@ public final class Etm3Encoder {
     }
 
     /** The ISA at an exception's preferred return address: where execution later resumes there. */
+    /**
+     * True for a CBZ/CBNZ (a direct branch without a condition code that may not branch) after which
+     * execution went on to the next instruction rather than to its target.
+     */
+    static boolean notTakenCompareAndBranch(Insn insn, List<ExecutionEvent> ev, int i) {
+        if (insn.kind != WaypointKind.DIRECT_BRANCH || !insn.conditional || insn.cond != 14) {
+            return false;
+        }
+        for (int j = i + 1; j < ev.size(); j++) {
+            if (ev.get(j) instanceof ExecutionEvent.Step next) {
+                return next.address() != insn.target;
+            }
+            if (ev.get(j) instanceof ExecutionEvent.ExceptionTaken t) {
+                return t.preferredReturn() != insn.target;
+            }
+        }
+        return false; // the execution ends with it: not known, traced as it was recorded
+    }
+
     private static Isa returnIsa(List<ExecutionEvent> ev, int i, long address, Isa otherwise) {
         for (int k = i + 1; k < ev.size(); k++) {
             if (ev.get(k) instanceof ExecutionEvent.Step s && s.address() == address) {
