@@ -45,7 +45,8 @@ public final class JsonlWriter implements ElementSink {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        g.setPrettyPrinter(new MinimalPrettyPrinter("\n"));
+        // each object ends its own line (endLine): no root separator, so no blank line whatever end() is called
+        g.setPrettyPrinter(new MinimalPrettyPrinter(""));
         this.image = image;
         this.withSource = withSource;
         this.ranges = ranges;
@@ -93,6 +94,12 @@ public final class JsonlWriter implements ElementSink {
         }
     }
 
+    /** Closes the object and its line. */
+    private void endLine() throws IOException {
+        g.writeEndObject();
+        g.writeRaw('\n');
+    }
+
     private void begin(String type, int src) throws IOException {
         g.writeStartObject();
         g.writeStringField("type", type);
@@ -121,7 +128,7 @@ public final class JsonlWriter implements ElementSink {
                 g.writeStringField("last", hex(r.lastAddress()));
                 g.writeStringField("last_kind", r.lastKind().name().toLowerCase(java.util.Locale.ROOT));
                 g.writeBooleanField("last_executed", r.lastExecuted());
-                g.writeEndObject();
+                endLine();
                 return;
             }
             String isa = r.isa().name();
@@ -144,7 +151,7 @@ public final class JsonlWriter implements ElementSink {
                 g.writeNumber(size);
                 g.writeFieldName(F_EXECUTED);
                 g.writeBoolean(i < r.count() - 1 || r.lastExecuted());
-                g.writeEndObject();
+                endLine();
                 a += size;
             }
         } else if (element instanceof ExceptionEntry e) {
@@ -157,28 +164,28 @@ public final class JsonlWriter implements ElementSink {
                 g.writeStringField("return", hex(e.preferredReturn()));
             }
             g.writeBooleanField("cancelled", e.cancelled());
-            g.writeEndObject();
+            endLine();
         } else if (element instanceof ExceptionReturn e) {
             begin("exception_return", e.source());
             if (e.target() >= 0) {
                 g.writeStringField("target", hex(e.target()));
             }
-            g.writeEndObject();
+            endLine();
         } else if (element instanceof TraceOn t) {
             begin("trace_on", t.source());
             g.writeStringField("reason", t.reason().name().toLowerCase(java.util.Locale.ROOT));
             g.writeNumberField("offset", t.offset());
-            g.writeEndObject();
+            endLine();
         } else if (element instanceof Gap gap) {
             begin("gap", gap.source());
             g.writeStringField("reason", gap.reason());
             g.writeNumberField("offset", gap.offset());
-            g.writeEndObject();
+            endLine();
         } else if (element instanceof NoImage n) {
             begin("no_image", n.source());
             g.writeStringField("addr", hex(n.address()));
             g.writeStringField("isa", n.isa().name());
-            g.writeEndObject();
+            endLine();
         } else if (element instanceof Context c) {
             begin("context", c.source());
             if (c.contextId() >= 0) {
@@ -189,19 +196,19 @@ public final class JsonlWriter implements ElementSink {
             }
             g.writeBooleanField("non_secure", c.nonSecure());
             g.writeBooleanField("hyp", c.hyp());
-            g.writeEndObject();
+            endLine();
         } else if (element instanceof Timestamp t) {
             begin("timestamp", t.source());
             g.writeNumberField("value", t.value());
-            g.writeEndObject();
+            endLine();
         } else if (element instanceof CycleCount c) {
             begin("cycles", c.source());
             g.writeNumberField("count", c.cycles());
-            g.writeEndObject();
+            endLine();
         } else if (element instanceof Trigger t) {
             begin("trigger", t.source());
             g.writeNumberField("offset", t.offset());
-            g.writeEndObject();
+            endLine();
         } else if (element instanceof DecodeError e) {
             begin("error", e.source());
             g.writeStringField("message", e.message());
@@ -211,14 +218,13 @@ public final class JsonlWriter implements ElementSink {
             if (e.offset() >= 0) {
                 g.writeNumberField("offset", e.offset());
             }
-            g.writeEndObject();
+            endLine();
         }
     }
 
     @Override
     public void end() {
         try {
-            g.writeRaw('\n');
             g.flush();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
