@@ -56,7 +56,9 @@ final class DecodeCommand implements Callable<Integer> {
             PrintWriter out = file.writer();
             if (!several || threads <= 1) {
                 for (InputOptions.Job job : jobs) {
-                    decodeOne(job, out, several, Progress.wanted(output.output != null));
+                    if (!decodeOne(job, out, several, Progress.wanted(output.output != null))) {
+                        warnNothingDecoded(job);
+                    }
                 }
             } else {
                 decodeInParallel(jobs, out);
@@ -102,20 +104,20 @@ final class DecodeCommand implements Callable<Integer> {
                 });
         List<HandoffWriter> parts = new java.util.ArrayList<>();
         try {
-            List<java.util.concurrent.Future<?>> done = new java.util.ArrayList<>();
+            List<java.util.concurrent.Future<Boolean>> done = new java.util.ArrayList<>();
             for (int i = 0; i < jobs.size(); i++) {
                 HandoffWriter part = i == 0 ? new HandoffWriter(out) : new HandoffWriter(OutputFile.temporaryFile("armtrace-decode"));
                 parts.add(part);
                 InputOptions.Job job = jobs.get(i);
                 done.add(pool.submit(() -> {
                     try (PrintWriter w = new PrintWriter(new java.io.BufferedWriter(part, 1 << 16))) {
-                        decodeOne(job, w, true, false);
+                        boolean decoded = decodeOne(job, w, true, false);
                         w.flush();
                         if (w.checkError()) {
                             part.rethrow();
                         }
+                        return decoded;
                     }
-                    return null;
                 }));
             }
             for (int i = 0; i < done.size(); i++) {
@@ -123,7 +125,9 @@ final class DecodeCommand implements Callable<Integer> {
                     parts.get(i).becomeFirst(out);
                 }
                 try {
-                    done.get(i).get();
+                    if (!done.get(i).get()) {
+                        warnNothingDecoded(jobs.get(i));
+                    }
                 } catch (java.util.concurrent.ExecutionException e) {
                     if (e.getCause() instanceof Exception ex) {
                         throw ex;
@@ -219,7 +223,8 @@ final class DecodeCommand implements Callable<Integer> {
         }
     }
 
-    private void decodeOne(InputOptions.Job job, PrintWriter out, boolean several, boolean progress)
+    /** Decodes one source; returns false when its trace held no synchronization point (nothing decoded). */
+    private boolean decodeOne(InputOptions.Job job, PrintWriter out, boolean several, boolean progress)
             throws java.io.IOException {
         ElementSink sink;
         if (format == Format.jsonl) {
@@ -233,6 +238,8 @@ final class DecodeCommand implements Callable<Integer> {
         if (last != null) {
             sink = new io.armtrace.view.LastInstructions(sink, last, job.input().image().memory());
         }
+        SyncSeen seen = new SyncSeen(sink);
+        sink = seen;
         if (progress) {
             long size = sizeOf(job.input().data());
             try (Progress bar = Progress.start("decoding " + job.label(), size)) {
@@ -244,6 +251,39 @@ final class DecodeCommand implements Callable<Integer> {
             job.protocol().decode(job.input(), sink);
         }
         sink.end();
+        return seen.any;
+    }
+
+    /**
+     * Notices a decode that produced nothing but gaps: an empty or too-short trace, or one without a
+     * synchronization point, which would otherwise print nothing at all.
+     */
+    private static final class SyncSeen implements ElementSink {
+        private final ElementSink next;
+        boolean any;
+
+        SyncSeen(ElementSink next) {
+            this.next = next;
+        }
+
+        @Override
+        public void accept(io.armtrace.trace.TraceElement e) {
+            if (!(e instanceof io.armtrace.trace.Gap)) {
+                any = true;
+            }
+            next.accept(e);
+        }
+
+        @Override
+        public void end() {
+            next.end();
+        }
+    }
+
+    private void warnNothingDecoded(InputOptions.Job job) {
+        PrintWriter err = spec.commandLine().getErr();
+        err.println("armtrace: " + Messages.shorten(job.label()) + ": no synchronization point found in the trace; nothing was decoded.");
+        err.flush();
     }
 
     private static long sizeOf(io.armtrace.source.TraceData data) {
