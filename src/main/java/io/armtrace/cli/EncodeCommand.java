@@ -99,7 +99,9 @@ final class EncodeCommand implements Callable<Integer> {
                 out.println(p.title() + " has no encoder options.");
             }
             p.encodeOptions().forEach((k, v) -> out.printf("  --%-24s %s%n", k, v));
-            out.flush();
+            try (OutputFile stdout = OutputFile.stdout(out)) {
+                stdout.commit();
+            }
             return 0;
         }
         if (execution == null) {
