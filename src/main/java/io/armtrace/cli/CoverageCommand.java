@@ -2,8 +2,6 @@ package io.armtrace.cli;
 
 import io.armtrace.view.Coverage;
 import java.io.PrintWriter;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;

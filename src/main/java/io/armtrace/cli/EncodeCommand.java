@@ -120,6 +120,15 @@ final class EncodeCommand implements Callable<Integer> {
         if (image.memory().isEmpty()) {
             throw new InputException("Give the program image with --image FILE: the encoder must know the code.");
         }
+        if (core != null && snapshotOut == null) {
+            throw new InputException("--core names the core of a --snapshot-out snapshot; without one it says nothing.");
+        }
+        if (spec.commandLine().getParseResult().hasMatchedOption("--clock") && !stats) {
+            throw new InputException("--clock applies to the --stats figures; add --stats.");
+        }
+        if (force && snapshotOut == null) {
+            throw new InputException("--force replaces an existing --snapshot-out directory; there is none to replace.");
+        }
         if (!(clockMhz > 0) || Double.isInfinite(clockMhz)) {
             throw new InputException("--clock " + clockMhz + ": give a positive number of MHz.");
         }
@@ -142,7 +151,7 @@ final class EncodeCommand implements Callable<Integer> {
         if (snapshotOut != null) {
             String coreType = core != null ? core : loaded.coreType();
             MemoryImage memory = image.memory();
-            OutputFile.writeDirectory(snapshotOut, force, "--snapshot-out", dir -> SnapshotWriter.write(dir, coreType,
+            OutputFile.writeDirectory(snapshotOut, force, "--snapshot-out", "snapshot.ini", dir -> SnapshotWriter.write(dir, coreType,
                     memory, enc.deviceType(), enc.registers(), enc.trace()));
         }
         long insns = loaded.execution().steps().size();

@@ -13,6 +13,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.Collection;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -213,24 +214,22 @@ final class OutputFile implements Closeable {
 
     /**
      * Writes a directory the way {@link #open} writes a file: into a temporary directory beside {@code target},
-     * moved into place when {@code contents} succeeded. An existing non-empty {@code target} is refused unless
-     * {@code force}, and then replaced only once the new one is complete.
+     * moved into place when {@code contents} succeeded. {@code marker} is the file that makes the directory
+     * what it is (a snapshot's {@code snapshot.ini}): a target that has one is refused unless {@code force}.
+     * Into an existing directory the new files are moved one by one, the old marker removed first and the new
+     * one moved last, so an interrupted run never leaves a marker over half-written contents; other files of
+     * the directory (a README) stay.
      */
-    static void writeDirectory(Path target, boolean force, String option, DirectoryContents contents) throws IOException {
+    static void writeDirectory(Path target, boolean force, String option, String marker, DirectoryContents contents)
+            throws IOException {
         boolean exists = Files.exists(target);
         if (exists && !Files.isDirectory(target)) {
             throw new io.armtrace.source.InputException(option + " " + Messages.shorten(target.toString())
                     + ": is a file, not a directory.");
         }
-        boolean empty = true;
-        if (exists) {
-            try (var list = Files.list(target)) {
-                empty = list.findAny().isEmpty();
-            }
-        }
-        if (!empty && !force) {
+        if (exists && Files.exists(target.resolve(marker)) && !force) {
             throw new io.armtrace.source.InputException(option + " " + Messages.shorten(target.toString())
-                    + ": already exists and is not empty; add --force to replace it.");
+                    + ": already exists (it has a " + marker + "); add --force to replace it.");
         }
         Path parent = target.toAbsolutePath().getParent();
         if (parent == null || !Files.isDirectory(parent)) {
@@ -242,20 +241,24 @@ final class OutputFile implements Closeable {
         TEMPORARY.add(temp);
         try {
             contents.writeInto(temp);
-            if (exists) {
-                Path old = Files.createTempDirectory(parent, "." + target.getFileName() + ".old.");
-                TEMPORARY.add(old);
-                Files.delete(old);
-                Files.move(target, old, StandardCopyOption.ATOMIC_MOVE);
+            if (!exists) {
                 Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE);
-                discard(old);
             } else {
-                Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE);
+                Files.deleteIfExists(target.resolve(marker));
+                List<Path> files;
+                try (var list = Files.list(temp)) {
+                    files = list.filter(f -> !f.getFileName().toString().equals(marker)).toList();
+                }
+                for (Path f : files) {
+                    Files.move(f, target.resolve(f.getFileName().toString()), StandardCopyOption.REPLACE_EXISTING);
+                }
+                if (Files.exists(temp.resolve(marker))) {
+                    Files.move(temp.resolve(marker), target.resolve(marker), StandardCopyOption.REPLACE_EXISTING);
+                }
             }
-            TEMPORARY.remove(temp);
         } catch (IOException e) {
             throw new OutputFailure(Messages.shorten(target.toString()) + ": writing failed (" + Messages.reason(e)
-                    + "); the directory was left as it was.", e);
+                    + ").", e);
         } finally {
             discard(temp);
         }

@@ -235,8 +235,17 @@ class OutputSafetyTest {
         assertThat(forced.exit()).as(forced.err()).isZero();
         assertThat(Files.readString(snap.resolve("snapshot.ini"))).contains("[device_list]");
         assertThat(CliTest.run("decode", snap.toString()).exit()).isZero();
+        // a directory that is not a snapshot yet (tools/examples/make.sh keeps a README.txt there) is written into
+        Path withReadme = Files.createDirectories(tmp.resolve("example"));
+        Files.writeString(withReadme.resolve("README.txt"), "what this is");
+        CliTest.Result into = CliTest.run("encode", "--protocol", "mtb", "--execution", exec, "--image", elf.toString(),
+                "--snapshot-out", withReadme.toString());
+        assertThat(into.exit()).as(into.err()).isZero();
+        assertThat(Files.readString(withReadme.resolve("README.txt"))).isEqualTo("what this is");
+        assertThat(CliTest.run("decode", withReadme.toString()).exit()).isZero();
         try (Stream<Path> files = Files.list(tmp)) {
-            assertThat(files.map(p -> p.getFileName().toString())).containsExactlyInAnyOrder("etm.bin", "m0plus.elf", "snap");
+            assertThat(files.map(p -> p.getFileName().toString()))
+                    .containsExactlyInAnyOrder("etm.bin", "m0plus.elf", "snap", "example");
         }
     }
 }

@@ -102,6 +102,22 @@ class UserErrorsTest {
     }
 
     @Test
+    void encodeOptionsThatSayNothingAreRefused(@TempDir Path tmp) throws Exception {
+        Path elf = tmp.resolve("m0plus.elf");
+        Files.write(elf, Corpus.elfBytes("m0plus"));
+        String exec = Path.of("src/test/resources/groundtruth/m0plus.exec.gz").toString();
+        String out = tmp.resolve("t.bin").toString();
+        assertMistake(CliTest.run("encode", "--protocol", "mtb", "--execution", exec, "--image", elf.toString(), "-o", out,
+                "--core", "Cortex-M0+"), "--core");
+        assertMistake(CliTest.run("encode", "--protocol", "mtb", "--execution", exec, "--image", elf.toString(), "-o", out,
+                "--clock", "50"), "--clock", "--stats");
+        assertMistake(CliTest.run("encode", "--protocol", "mtb", "--execution", exec, "--image", elf.toString(), "-o", out,
+                "--force"), "--force");
+        assertMistake(CliTest.run("encode", "--protocol", "mtb", "--execution", exec, "--image", elf.toString(), "--stats",
+                "--clock", "0"), "--clock");
+    }
+
+    @Test
     void longValuesAreNotEchoedWhole() {
         String huge = "x".repeat(5000);
         for (List<String> args : List.of(
