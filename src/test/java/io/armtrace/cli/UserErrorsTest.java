@@ -102,6 +102,17 @@ class UserErrorsTest {
     }
 
     @Test
+    void aNumberThatDoesNotParseIsNamedNotQuotedFromTheLibrary(@TempDir Path tmp) throws Exception {
+        Path elf = tmp.resolve("a9.elf");
+        Files.write(elf, Corpus.elfBytes("a9-thumb"));
+        String exec = Path.of("src/test/resources/groundtruth/a9-thumb.exec.gz").toString();
+        CliTest.Result r = CliTest.run("encode", "--protocol", "etm3", "--execution", exec, "--image", elf.toString(),
+                "-o", tmp.resolve("t.bin").toString(), "--async-period=12x");
+        assertMistake(r, "'12x' is not a number");
+        assertThat(r.err()).doesNotContain("For input string");
+    }
+
+    @Test
     void encodeOptionsThatSayNothingAreRefused(@TempDir Path tmp) throws Exception {
         Path elf = tmp.resolve("m0plus.elf");
         Files.write(elf, Corpus.elfBytes("m0plus"));
