@@ -63,7 +63,7 @@ ini = re.sub(r"length=0x([0-9a-fA-F]+)", lambda m: "length=0x%x" % (int(m.group(
 PY
     # run inside the snapshot: trc_pkt_lister also appends to trc_pkt_lister.ppl in its working directory
     (cd "$dir" && trc_pkt_lister -ss_dir . -decode -no_time_print -logstdout > opencsd.txt 2>&1) || true
-    if python3 tools/opencsd-check/compare_ranges.py "$dir/opencsd.txt" "$dir/armtrace.jsonl" "$work/$fx.exec"; then
+    if python3 tools/opencsd-check/compare_ranges.py "$dir/opencsd.txt" "$dir/armtrace.jsonl" "$work/$fx.exec" "$work/$fx.elf"; then
       echo "ok   $fx $opts $extra"
     else
       echo "FAIL $fx $opts $extra ($dir)"
