@@ -23,6 +23,9 @@ final class ProfileCommand implements Callable<Integer> {
     InputOptions input;
 
     @Mixin
+    FilterOptions filter;
+
+    @Mixin
     OutputOptions output;
 
     @Option(names = "--by", paramLabel = "WHAT", description = "Rows of the table: function (default) or line (needs DWARF line information in the ELF image).")
@@ -42,7 +45,7 @@ final class ProfileCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        List<AnalysisRun.Result> results = AnalysisRun.run(input);
+        List<AnalysisRun.Result> results = AnalysisRun.run(input, filter);
         try (PrintWriter out = output.open(spec.commandLine().getOut())) {
             for (AnalysisRun.Result r : results) {
                 Profile p = new Profile(r.analysis());

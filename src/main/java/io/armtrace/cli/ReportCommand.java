@@ -19,6 +19,9 @@ final class ReportCommand implements Callable<Integer> {
     InputOptions input;
 
     @Mixin
+    FilterOptions filter;
+
+    @Mixin
     OutputOptions output;
 
     @Option(names = "--top", paramLabel = "N", description = "Functions in the top list (default 25).")
@@ -29,7 +32,7 @@ final class ReportCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        List<AnalysisRun.Result> results = AnalysisRun.run(input);
+        List<AnalysisRun.Result> results = AnalysisRun.run(input, filter);
         HtmlReport report = new HtmlReport("armtrace report" + (input.snapshot != null ? ": " + input.snapshot.getFileName()
                 : input.trace != null ? ": " + input.trace.getFileName() : ""));
         if (input.snapshot != null) {

@@ -34,6 +34,10 @@ public final class JsonlWriter implements ElementSink {
     private final ProgramImage image;
     private final boolean withSource;
     private final boolean ranges;
+    private Annotator annotator;
+    private Timeline timeline;
+    private final StringBuilder text = new StringBuilder(64);
+    private char[] textBuf = new char[64];
 
     /**
      * @param ranges when true, instruction ranges are written as one {@code "range"} object each instead of
@@ -53,6 +57,67 @@ public final class JsonlWriter implements ElementSink {
 
     public JsonlWriter(Writer out, ProgramImage image, boolean withSource) {
         this(out, image, withSource, false);
+    }
+
+    /** Adds {@code sym}, {@code file} and {@code line} to every {@code insn} (and {@code range}: of its start). */
+    public JsonlWriter annotate(boolean on) {
+        this.annotator = on ? new Annotator(image) : null;
+        return this;
+    }
+
+    /**
+     * Adds {@code cycles} (running cycle count) and {@code ts} (latest timestamp) to every object where the
+     * trace has them, read from {@code timeline}, the stage that feeds this writer.
+     */
+    public JsonlWriter time(Timeline timeline) {
+        this.timeline = timeline;
+        return this;
+    }
+
+    private static final SerializedString F_SYM = new SerializedString("sym");
+    private static final SerializedString F_FILE = new SerializedString("file");
+    private static final SerializedString F_LINE = new SerializedString("line");
+    private static final SerializedString F_CYCLES = new SerializedString("cycles");
+    private static final SerializedString F_TS = new SerializedString("ts");
+
+    /**
+     * The optional per-instruction fields, in one place: everything a listing says about one instruction
+     * beyond its address, ISA, size and condition.
+     */
+    private void instructionFields(long address) throws IOException {
+        if (annotator != null) {
+            text.setLength(0);
+            if (annotator.appendSymbol(text, address)) {
+                int n = text.length();
+                if (n > textBuf.length) {
+                    textBuf = new char[Math.max(n, 2 * textBuf.length)];
+                }
+                text.getChars(0, n, textBuf, 0);
+                g.writeFieldName(F_SYM);
+                g.writeString(textBuf, 0, n);
+            }
+            io.armtrace.image.LineTable.Location l = annotator.location(address);
+            if (l != null) {
+                g.writeFieldName(F_FILE);
+                g.writeString(l.file());
+                g.writeFieldName(F_LINE);
+                g.writeNumber(l.line());
+            }
+        }
+        timeFields();
+    }
+
+    private void timeFields() throws IOException {
+        if (timeline != null) {
+            if (timeline.cycles() >= 0) {
+                g.writeFieldName(F_CYCLES);
+                g.writeNumber(timeline.cycles());
+            }
+            if (timeline.timestamp() >= 0) {
+                g.writeFieldName(F_TS);
+                g.writeNumber(timeline.timestamp());
+            }
+        }
     }
 
     private static String hex(long v) {
@@ -89,6 +154,7 @@ public final class JsonlWriter implements ElementSink {
         if (withSource) {
             g.writeNumberField("src", src);
         }
+        timeFields();
     }
 
     @Override
@@ -103,7 +169,11 @@ public final class JsonlWriter implements ElementSink {
     private void write(TraceElement element) throws IOException {
         if (element instanceof InstructionRange r) {
             if (ranges) {
-                begin("range", r.source());
+                g.writeStartObject();
+                g.writeStringField("type", "range");
+                if (withSource) {
+                    g.writeNumberField("src", r.source());
+                }
                 g.writeStringField("start", hex(r.start()));
                 g.writeStringField("end", hex(r.end()));
                 g.writeNumberField("count", r.count());
@@ -111,6 +181,7 @@ public final class JsonlWriter implements ElementSink {
                 g.writeStringField("last", hex(r.lastAddress()));
                 g.writeStringField("last_kind", r.lastKind().name().toLowerCase(java.util.Locale.ROOT));
                 g.writeBooleanField("last_executed", r.lastExecuted());
+                instructionFields(r.start());
                 g.writeEndObject();
                 return;
             }
@@ -135,6 +206,9 @@ public final class JsonlWriter implements ElementSink {
                 g.writeNumber(size);
                 g.writeFieldName(F_EXECUTED);
                 g.writeBoolean(i < r.count() - 1 || r.lastExecuted());
+                if (annotator != null || timeline != null) {
+                    instructionFields(a);
+                }
                 g.writeEndObject();
                 a += size;
             }
