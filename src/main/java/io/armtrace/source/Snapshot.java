@@ -1,6 +1,7 @@
 package io.armtrace.source;
 
 import io.armtrace.image.ElfImage;
+import io.armtrace.image.LineTable;
 import io.armtrace.image.ImageException;
 import io.armtrace.image.MemoryImage;
 import io.armtrace.image.ProgramImage;
@@ -167,17 +168,23 @@ public final class Snapshot {
                 }
             }
             SymbolTable symbols = SymbolTable.EMPTY;
+            LineTable lines = LineTable.EMPTY;
             Registers coreRegisters = new Registers();
             if (core != null) {
-                symbols = addDumps(memory, core);
+                ProgramImage loaded = addDumps(memory, core);
+                symbols = loaded.symbols();
+                lines = loaded.lines();
                 coreRegisters = core.registers();
             }
-            SymbolTable own = addDumps(memory, d);
+            ProgramImage own = addDumps(memory, d);
             if (symbols.isEmpty()) {
-                symbols = own;
+                symbols = own.symbols();
+            }
+            if (lines == LineTable.EMPTY) {
+                lines = own.lines();
             }
             sources.add(new SnapshotSource(d.name(), d.type(), traceId, d.registers(), coreName, coreRegisters,
-                    new ProgramImage(memory, symbols),
+                    new ProgramImage(memory, symbols, lines),
                     buffer == null ? null : buffer.file(), buffer == null ? null : buffer.format()));
         }
         return new Snapshot(dir, List.copyOf(devices), List.copyOf(buffers), List.copyOf(sources));
@@ -212,12 +219,13 @@ public final class Snapshot {
     /**
      * Adds a device's dumps to {@code memory}. A dump whose file is named {@code *.elf} or {@code *.axf}
      * and is an ELF file is loaded as one (its load segments at their own addresses; the section's address
-     * is then not used) and its symbols are returned, so that a snapshot can carry the program with its
-     * symbols. Any other file is raw memory, even when it starts with an ELF header (a memory dump of a
+     * is then not used) and its symbols and source lines are returned, so that a snapshot can carry the
+     * program with its symbols and lines. Any other file is raw memory, even when it starts with an ELF header (a memory dump of a
      * Linux program does).
      */
-    private static SymbolTable addDumps(MemoryImage memory, Device device) {
+    private static ProgramImage addDumps(MemoryImage memory, Device device) {
         SymbolTable symbols = SymbolTable.EMPTY;
+        LineTable lines = LineTable.EMPTY;
         for (Dump dump : device.dumps()) {
             try {
                 if (isElfDump(dump.file())) {
@@ -226,6 +234,9 @@ public final class Snapshot {
                     if (symbols.isEmpty()) {
                         symbols = elf.symbols();
                     }
+                    if (lines == LineTable.EMPTY) {
+                        lines = elf.lines();
+                    }
                 } else {
                     RawImage.load(memory, dump.file(), dump.address(), dump.offset(), dump.length());
                 }
@@ -233,7 +244,7 @@ public final class Snapshot {
                 throw new InputException(device.file() + ": " + e.getMessage(), e);
             }
         }
-        return symbols;
+        return new ProgramImage(memory, symbols, lines);
     }
 
     static boolean isElfDump(Path file) {
