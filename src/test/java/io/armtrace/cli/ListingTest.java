@@ -184,6 +184,38 @@ class ListingTest {
     }
 
     @Test
+    void annotationsOfASnapshotsElfAreAddr2linesAndTheSymbols() throws IOException {
+        java.util.Map<Long, io.armtrace.view.AnnotatorTest.Ref> byAddress = new java.util.HashMap<>();
+        for (var r : io.armtrace.view.AnnotatorTest.table("example-etm3-a9-thumb")) {
+            byAddress.put(r.address(), r);
+        }
+        var image = io.armtrace.image.ElfImage.load(Path.of("examples/etm3-a9-thumb/program.elf"));
+        long withLine = 0;
+        for (JsonNode o : jsonl("decode", "examples/etm3-a9-thumb", "--format", "jsonl", "--annotate")) {
+            if (!o.get("type").asText().equals("insn")) {
+                continue;
+            }
+            long a = Long.decode(o.get("addr").asText());
+            var ref = byAddress.get(a);
+            assertThat(ref).as("0x%x is an instruction objdump lists", a).isNotNull();
+            if (ref.file() == null) {
+                assertThat(o.has("file")).isFalse();
+            } else {
+                assertThat(Path.of(o.get("file").asText()).normalize()).isEqualTo(Path.of(ref.file()).normalize());
+                assertThat(o.get("line").asLong()).isEqualTo(ref.line());
+                withLine++;
+            }
+            io.armtrace.image.Symbol s = image.symbols().lookup(a);
+            String expected = s.address() == a ? s.name() : s.name() + "+0x" + Long.toHexString(a - s.address());
+            assertThat(o.get("sym").asText()).isEqualTo(expected);
+        }
+        assertThat(withLine).isGreaterThan(1000);
+        // and the text listing: the same two facts on each instruction line
+        CliTest.Result text = CliTest.run("decode", "examples/etm3-a9-thumb", "--insn", "--annotate", "--stop", "insn:50");
+        assertThat(text.out()).contains("<main>  tools/groundtruth/programs/cortex-a/main_a.c:40");
+    }
+
+    @Test
     void severalSourcesAreTheirSeparateListingsInTurn() throws IOException {
         String tc2 = SharedData.tc2().toString();
         CliTest.Result both = CliTest.run("decode", tc2, "--source", "0x11,0x12", "--jobs", "1");

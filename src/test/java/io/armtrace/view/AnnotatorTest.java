@@ -24,8 +24,9 @@ import org.junit.jupiter.params.provider.ValueSource;
  * Source lines of every instruction of the corpus programs, as {@link Annotator} gives them to listings,
  * against binutils' addr2line (the table tools/addr2line/make-table.sh wrote from it).
  */
-class AnnotatorTest {
-    record Ref(long address, String file, int line) {
+public class AnnotatorTest {
+    /** One row of an addr2line table; {@code file} null where addr2line knows no line. */
+    public record Ref(long address, String file, int line) {
     }
 
     static byte[] bytes(String resource) {
@@ -40,7 +41,7 @@ class AnnotatorTest {
         }
     }
 
-    static List<Ref> table(String name) {
+    public static List<Ref> table(String name) {
         List<Ref> out = new ArrayList<>();
         for (String line : new String(bytes("/dwarf/addr2line/" + name + ".addr2line.txt.gz"), StandardCharsets.UTF_8)
                 .split("\n")) {
