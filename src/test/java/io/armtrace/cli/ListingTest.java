@@ -176,6 +176,11 @@ class ListingTest {
                 .filter(o -> o.get("type").asText().equals("insn")).map(JsonNode::toString).toList();
         assertThat(shown).isEqualTo(inMain);
 
+        // the analysis views take the same filter: the profile counts exactly those instructions
+        CliTest.Result profile = CliTest.run("profile", example, "--function", "main");
+        assertThat(profile.exit()).isZero();
+        assertThat(profile.out()).startsWith(inMain.size() + " instructions in ");
+
         CliTest.Result bad = CliTest.run("decode", example, "--function", "no_such_function");
         assertThat(bad.exit()).isEqualTo(2);
         assertThat(bad.err()).contains("--function no_such_function").hasLineCount(1);
