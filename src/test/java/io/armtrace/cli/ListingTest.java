@@ -41,7 +41,7 @@ class ListingTest {
             try (JsonParser p = JSON.createParser(line)) {
                 assertThat(p.nextToken()).isEqualTo(JsonToken.START_OBJECT);
                 while (p.nextToken() == JsonToken.FIELD_NAME) {
-                    String name = p.getCurrentName();
+                    String name = p.currentName();
                     p.nextToken();
                     f.put(name, p.getText());
                 }
