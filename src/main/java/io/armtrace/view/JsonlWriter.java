@@ -36,7 +36,6 @@ public final class JsonlWriter implements ElementSink {
     private final boolean ranges;
     private Annotator annotator;
     private Timeline timeline;
-    private final StringBuilder text = new StringBuilder(64);
     private char[] textBuf = new char[64];
 
     /**
@@ -82,29 +81,53 @@ public final class JsonlWriter implements ElementSink {
 
     /**
      * The optional per-instruction fields, in one place: everything a listing says about one instruction
-     * beyond its address, ISA, size and condition.
+     * beyond its address, ISA, size and condition. A new field goes here (and into the condition under which
+     * the instruction loop calls this).
      */
     private void instructionFields(long address) throws IOException {
         if (annotator != null) {
-            text.setLength(0);
-            if (annotator.appendSymbol(text, address)) {
-                int n = text.length();
-                if (n > textBuf.length) {
-                    textBuf = new char[Math.max(n, 2 * textBuf.length)];
-                }
-                text.getChars(0, n, textBuf, 0);
+            io.armtrace.image.Symbol s = annotator.symbol(address);
+            if (s != null) {
                 g.writeFieldName(F_SYM);
-                g.writeString(textBuf, 0, n);
+                g.writeString(textBuf, 0, symbolText(s, address - s.address()));
             }
             io.armtrace.image.LineTable.Location l = annotator.location(address);
             if (l != null) {
+                if (!l.file().equals(fileText == null ? null : fileText.getValue())) {
+                    fileText = new SerializedString(l.file()); // encoded once per file, not per instruction
+                }
                 g.writeFieldName(F_FILE);
-                g.writeString(l.file());
+                g.writeString(fileText);
                 g.writeFieldName(F_LINE);
                 g.writeNumber(l.line());
             }
         }
         timeFields();
+    }
+
+    private SerializedString fileText;
+    private io.armtrace.image.Symbol textSymbol;
+    private int textNameLength;
+
+    /** {@code name} or {@code name+0xOFFSET} into {@link #textBuf}, the name copied once per symbol; returns the length. */
+    private int symbolText(io.armtrace.image.Symbol s, long offset) {
+        if (s != textSymbol) {
+            String name = s.name();
+            if (name.length() + 19 > textBuf.length) {
+                textBuf = new char[name.length() + 19];
+            }
+            name.getChars(0, name.length(), textBuf, 0);
+            textSymbol = s;
+            textNameLength = name.length();
+        }
+        int n = textNameLength;
+        if (offset == 0) {
+            return n;
+        }
+        textBuf[n++] = '+';
+        int digits = hexInto(offset);
+        System.arraycopy(hexBuf, 0, textBuf, n, digits);
+        return n + digits;
     }
 
     private void timeFields() throws IOException {
@@ -206,7 +229,7 @@ public final class JsonlWriter implements ElementSink {
                 g.writeNumber(size);
                 g.writeFieldName(F_EXECUTED);
                 g.writeBoolean(i < r.count() - 1 || r.lastExecuted());
-                if (annotator != null || timeline != null) {
+                if (annotator != null || timeline != null) { // any optional per-instruction field asked for
                     instructionFields(a);
                 }
                 g.writeEndObject();

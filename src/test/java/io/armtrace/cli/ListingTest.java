@@ -287,6 +287,25 @@ class ListingTest {
         }
     }
 
+    @Test
+    void textTimeColumnsAreTheJsonlFields() throws IOException {
+        String tc2 = SharedData.tc2().toString();
+        List<Insn> all = insns(jsonl(args(tc2, "--source", "0x12", "--format", "jsonl", "--time")));
+        CliTest.Result text = CliTest.run("decode", tc2, "--source", "0x12", "--insn", "--time");
+        java.util.regex.Pattern line = java.util.regex.Pattern.compile("^ *(\\d+|-) +(\\d+|-)    0x([0-9a-f]{8})  T32 ");
+        int i = 0;
+        for (String l : text.out().split("\n")) {
+            java.util.regex.Matcher m = line.matcher(l);
+            if (m.find()) {
+                Insn expected = all.get(i++);
+                assertThat(Long.parseLong(m.group(3), 16)).isEqualTo(expected.address());
+                assertThat(m.group(1)).isEqualTo(expected.cycles() < 0 ? "-" : Long.toString(expected.cycles()));
+                assertThat(m.group(2)).isEqualTo(expected.ts() < 0 ? "-" : Long.toString(expected.ts()));
+            }
+        }
+        assertThat(i).isEqualTo(all.size());
+    }
+
     /** The cycles the decoder reported for the first instruction range (the count after it). */
     private static long cyclesOfFirstRange(List<JsonNode> objs) {
         boolean inRange = false;
