@@ -54,6 +54,85 @@ class ElementFilterTest {
         assertThat(filter(List.of(new ElementFilter.AddressRange(0x2000, 0x3000)), null, null)).isEmpty();
     }
 
+    /** One instruction as a listing shows it. */
+    record Shown(long address, boolean executed, boolean last, WaypointKind kind) {
+    }
+
+    /** Expands ranges to instructions; {@code last}/{@code kind} only on the last instruction of a range. */
+    private static List<Shown> expand(List<InstructionRange> ranges, MemoryImage m) {
+        List<Shown> out = new java.util.ArrayList<>();
+        for (InstructionRange r : ranges) {
+            InstructionWalk.forEach(r, m, (a, size, executed) ->
+                    out.add(new Shown(a, executed, a == r.lastAddress(), a == r.lastAddress() ? r.lastKind() : null)));
+        }
+        return out;
+    }
+
+    @Test
+    void randomWindowsAndAddressRangesKeepExactlyTheInstructionsInside() {
+        java.util.Random rnd = new java.util.Random(0x11b);
+        // random T32 code: 16- and 32-bit instructions mixed
+        byte[] code = new byte[4096];
+        for (int i = 0; i < code.length; i += 2) {
+            int hw = rnd.nextInt(3) == 0 ? 0xF000 : 0x4600;
+            code[i] = (byte) hw;
+            code[i + 1] = (byte) (hw >> 8);
+        }
+        MemoryImage m = new MemoryImage().add(0x8000, code, "code");
+        for (int round = 0; round < 200; round++) {
+            List<InstructionRange> input = new java.util.ArrayList<>();
+            for (int k = 0; k < 20; k++) {
+                long a = 0x8000 + 2L * rnd.nextInt(1500);
+                int count = 1 + rnd.nextInt(30);
+                long x = a;
+                long lastAddr = a;
+                for (int i = 0; i < count; i++) {
+                    lastAddr = x;
+                    x += InstructionWalk.size(m, x, Isa.T32);
+                }
+                input.add(new InstructionRange(1, a, x, count, Isa.T32, lastAddr,
+                        WaypointKind.values()[rnd.nextInt(WaypointKind.values().length)], rnd.nextBoolean()));
+            }
+            List<ElementFilter.AddressRange> ranges = new java.util.ArrayList<>();
+            for (int k = rnd.nextInt(3); k > 0; k--) {
+                long from = 0x8000 + rnd.nextInt(3200);
+                ranges.add(new ElementFilter.AddressRange(from, from + rnd.nextInt(800)));
+            }
+            long total = input.stream().mapToLong(InstructionRange::count).sum();
+            long startAt = rnd.nextInt((int) total);
+            long stopAt = startAt + rnd.nextInt((int) total);
+            ElementFilter.Bound start = rnd.nextBoolean() ? new ElementFilter.Bound(ElementFilter.Measure.INSN, startAt) : null;
+            ElementFilter.Bound stop = rnd.nextBoolean() ? new ElementFilter.Bound(ElementFilter.Measure.INSN, stopAt) : null;
+
+            ElementCollector c = new ElementCollector();
+            ElementFilter f = new ElementFilter(c, m, ranges, start, stop, null);
+            input.forEach(f::accept);
+            f.end();
+
+            List<Shown> all = expand(input, m);
+            List<Shown> expected = new java.util.ArrayList<>();
+            for (int i = 0; i < all.size(); i++) {
+                Shown s = all.get(i);
+                boolean inside = ranges.isEmpty() || ranges.stream().anyMatch(r -> s.address() >= r.from() && s.address() < r.to());
+                boolean window = (start == null || i >= startAt) && (stop == null || i < stopAt);
+                if (inside && window) {
+                    expected.add(s);
+                }
+            }
+            List<Shown> shown = expand(c.ofType(InstructionRange.class), m);
+            // a piece ends wherever the filter cut; compare address, condition, and the kind where a range ended
+            assertThat(shown.stream().map(s -> s.address() + "/" + s.executed()).toList())
+                    .isEqualTo(expected.stream().map(s -> s.address() + "/" + s.executed()).toList());
+            for (InstructionRange piece : c.ofType(InstructionRange.class)) {
+                boolean endsAnInputRange = input.stream().anyMatch(r -> r.lastAddress() == piece.lastAddress());
+                if (!endsAnInputRange) {
+                    assertThat(piece.lastKind()).isEqualTo(WaypointKind.NONE);
+                    assertThat(piece.lastExecuted()).isTrue();
+                }
+            }
+        }
+    }
+
     @Test
     void instructionWindowCountsDecodedInstructions() {
         ElementFilter.Bound start = new ElementFilter.Bound(ElementFilter.Measure.INSN, 1);
