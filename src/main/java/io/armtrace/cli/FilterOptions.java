@@ -129,7 +129,10 @@ final class FilterOptions {
                     + ": expected insn:N, cycle:N or ts:N (e.g. insn:1000, ts:0x1234).");
         };
         try {
-            long v = IniFile.parseNumber(text.substring(colon + 1));
+            // decimal or 0x hex only: a leading zero is not octal here (insn:0100 is instruction 100)
+            String n = text.substring(colon + 1).trim();
+            long v = n.startsWith("0x") || n.startsWith("0X") ? Long.parseUnsignedLong(n.substring(2), 16)
+                    : Long.parseUnsignedLong(n);
             if (v < 0) {
                 throw new NumberFormatException();
             }

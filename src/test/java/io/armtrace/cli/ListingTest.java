@@ -186,6 +186,9 @@ class ListingTest {
         assertThat(bad.err()).contains("--function no_such_function").hasLineCount(1);
         assertThat(CliTest.run("decode", example, "--start", "bogus:12").exit()).isEqualTo(2);
         assertThat(CliTest.run("decode", example, "--stop", "insn:x").exit()).isEqualTo(2);
+        assertThat(FilterOptions.bound("--start", "insn:0100").value()).isEqualTo(100);
+        assertThat(FilterOptions.bound("--start", "ts:0x1234").value()).isEqualTo(0x1234);
+        assertThat(FilterOptions.bound("--start", "cycle:5000").measure()).isEqualTo(io.armtrace.view.ElementFilter.Measure.CYCLE);
     }
 
     @Test
