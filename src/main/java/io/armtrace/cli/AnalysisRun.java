@@ -13,12 +13,22 @@ final class AnalysisRun {
     private AnalysisRun() {
     }
 
-    static List<Result> run(InputOptions input) throws java.io.IOException {
+    static List<Result> run(InputOptions input, FilterOptions filter) throws java.io.IOException {
+        filter.validate();
         List<Result> out = new ArrayList<>();
         for (InputOptions.Job job : input.jobs()) {
             TraceAnalysis a = new TraceAnalysis(job.input().image());
-            job.protocol().decode(job.input(), a);
-            a.end();
+            io.armtrace.trace.ElementSink sink = a;
+            if (filter.active()) {
+                // the analysis sees only what the filter shows; the decode is the same
+                io.armtrace.view.Timeline timeline = filter.needsTimeline() ? new io.armtrace.view.Timeline() : null;
+                sink = filter.wrap(a, job.input().image(), timeline);
+                if (timeline != null) {
+                    sink = timeline.feed(sink);
+                }
+            }
+            job.protocol().decode(job.input(), sink);
+            sink.end();
             out.add(new Result(job, a));
         }
         return out;

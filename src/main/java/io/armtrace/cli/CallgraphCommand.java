@@ -21,6 +21,9 @@ final class CallgraphCommand implements Callable<Integer> {
     InputOptions input;
 
     @Mixin
+    FilterOptions filter;
+
+    @Mixin
     OutputOptions output;
 
     @Option(names = "--format", paramLabel = "FORMAT", description = "callgrind (default; KCachegrind, QCachegrind) or dot (Graphviz).")
@@ -31,7 +34,7 @@ final class CallgraphCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        AnalysisRun.Result r = AnalysisRun.single(AnalysisRun.run(input), "A call graph");
+        AnalysisRun.Result r = AnalysisRun.single(AnalysisRun.run(input, filter), "A call graph");
         try (OutputFile file = output.open(spec.commandLine().getOut(), input.inputFiles())) {
             PrintWriter out = file.writer();
             CallGraph g = new CallGraph(r.analysis());

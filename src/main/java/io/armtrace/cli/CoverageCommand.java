@@ -21,6 +21,9 @@ final class CoverageCommand implements Callable<Integer> {
     InputOptions input;
 
     @Mixin
+    FilterOptions filter;
+
+    @Mixin
     OutputOptions output;
 
     @Option(names = "--lcov", paramLabel = "FILE", description = "Also write an LCOV tracefile (for genhtml) to FILE.")
@@ -31,7 +34,7 @@ final class CoverageCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        List<AnalysisRun.Result> results = AnalysisRun.run(input);
+        List<AnalysisRun.Result> results = AnalysisRun.run(input, filter);
         if (lcov != null) {
             AnalysisRun.Result r = AnalysisRun.single(results, "An LCOV tracefile");
             try (OutputFile file = OutputFile.open(lcov, spec.commandLine().getOut(), input.inputFiles(), "--lcov")) {

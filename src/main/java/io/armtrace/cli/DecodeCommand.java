@@ -27,6 +27,19 @@ final class DecodeCommand implements Callable<Integer> {
     @Mixin
     OutputOptions output;
 
+    @Mixin
+    FilterOptions filter;
+
+    @Option(names = "--annotate",
+            description = "Add function+offset (ELF symbols) and file:line (DWARF line tables) to every instruction "
+                    + "(text --insn and JSONL insn lines) and to the start of every range.")
+    boolean annotate;
+
+    @Option(names = "--time",
+            description = "Add the running cycle count and the latest timestamp where the trace has them: two columns "
+                    + "in text, fields cycles and ts in JSONL.")
+    boolean time;
+
     @Option(names = "--format", paramLabel = "FORMAT", description = "Output format: text (default) or jsonl.")
     Format format = Format.text;
 
@@ -50,6 +63,11 @@ final class DecodeCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         checkOptions();
+        filter.validate();
+        if (time && last != null) {
+            throw new io.armtrace.source.InputException("--time and --last cannot be combined: --last lists after the "
+                    + "whole trace is read, when the running time is that of its end.");
+        }
         List<InputOptions.Job> jobs = input.jobs();
         boolean several = jobs.size() > 1;
         try (OutputFile file = output.open(spec.commandLine().getOut(), input.inputFiles())) {
@@ -227,16 +245,24 @@ final class DecodeCommand implements Callable<Integer> {
     private boolean decodeOne(InputOptions.Job job, PrintWriter out, boolean several, boolean progress)
             throws java.io.IOException {
         ElementSink sink;
+        // decoder -> timeline (running time) -> filter -> --last -> writer; the writer reads the timeline
+        io.armtrace.view.Timeline timeline = time || filter.needsTimeline() ? new io.armtrace.view.Timeline() : null;
         if (format == Format.jsonl) {
-            sink = new JsonlWriter(out, job.input().image(), several, ranges);
+            sink = new JsonlWriter(out, job.input().image(), several, ranges).annotate(annotate)
+                    .time(time ? timeline : null);
         } else {
             if (several) {
                 out.println("# " + job.label() + ": " + job.protocol().title());
             }
-            sink = new TextWriter(out, job.input().image(), perInstruction, several);
+            sink = new TextWriter(out, job.input().image(), perInstruction, several).annotate(annotate)
+                    .time(time ? timeline : null);
         }
         if (last != null) {
             sink = new io.armtrace.view.LastInstructions(sink, last, job.input().image().memory());
+        }
+        sink = filter.wrap(sink, job.input().image(), timeline);
+        if (timeline != null) {
+            sink = timeline.feed(sink);
         }
         SyncSeen seen = new SyncSeen(sink);
         sink = seen;

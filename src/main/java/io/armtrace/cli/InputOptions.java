@@ -26,9 +26,21 @@ final class InputOptions {
             description = "A DS-5/OpenCSD snapshot directory (snapshot.ini, trace.ini, device files).")
     Path snapshot;
 
-    @Option(names = "--source", paramLabel = "ID",
-            description = "Trace source ID to decode (e.g. 0x10). Default: every source of the snapshot.")
-    String source;
+    @Option(names = "--source", paramLabel = "ID", split = ",",
+            description = "Trace source IDs to decode, one or several (e.g. 0x10 or 0x10,0x13). Default: every source of the snapshot.")
+    List<String> sources;
+
+    /** The one --source of a raw trace file, or null. */
+    private String singleSource() {
+        if (sources == null || sources.isEmpty()) {
+            return null;
+        }
+        if (sources.size() > 1) {
+            throw new InputException("--source " + String.join(",", sources.subList(0, Math.min(4, sources.size())))
+                    + ": a raw trace file holds one source; give one ID.");
+        }
+        return sources.get(0);
+    }
 
     @Option(names = "--protocol", paramLabel = "NAME",
             description = "Protocol of a raw trace file: etm2, etm3, ptm or mtb (overrides the snapshot's device type).")
@@ -164,10 +176,16 @@ final class InputOptions {
             Snapshot snap = Snapshot.load(snapshot, confine);
             inputFiles.addAll(snap.files());
             List<SnapshotSource> chosen = new ArrayList<>();
+            String source = sources == null || sources.isEmpty() ? null : sources.get(0);
             if (source != null) {
-                int id = parseId(source);
-                chosen.add(snap.source(id).orElseThrow(() -> new InputException(
-                        snapshot + ": has no trace source with ID " + String.format("0x%02x", id) + ".")));
+                for (String text : sources) {
+                    int id = parseId(text);
+                    SnapshotSource s = snap.source(id).orElseThrow(() -> new InputException(
+                            snapshot + ": has no trace source with ID " + String.format("0x%02x", id) + "."));
+                    if (!chosen.contains(s)) {
+                        chosen.add(s);
+                    }
+                }
             } else {
                 chosen.addAll(snap.sources());
             }
@@ -218,6 +236,7 @@ final class InputOptions {
         }
         TraceProtocol p = protocolNamed(protocol);
         checkRegisters(p, extra);
+        String source = singleSource();
         int id;
         TraceData data;
         if (formatted) {

@@ -14,7 +14,7 @@ import picocli.CommandLine.Command;
         subcommands = {DecodeCommand.class, PacketsCommand.class, InfoCommand.class, DeformatCommand.class,
                 EncodeCommand.class, StatsCommand.class,
                 ProfileCommand.class, CallgraphCommand.class, CoverageCommand.class, ReportCommand.class,
-                CommandLine.HelpCommand.class})
+                CompletionCommand.class, ManCommand.class, CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
     /** Exit code for a user mistake or bad input file. */
     public static final int EXIT_USAGE = 2;
@@ -30,8 +30,25 @@ public final class Main implements Runnable {
     static final class Version implements CommandLine.IVersionProvider {
         @Override
         public String[] getVersion() {
+            return new String[] {"armtrace " + version()};
+        }
+
+        /** The pom's version, which the build writes into version.properties (on the test classpath too). */
+        static String version() {
+            try (java.io.InputStream in = Main.class.getResourceAsStream("version.properties")) {
+                if (in != null) {
+                    java.util.Properties p = new java.util.Properties();
+                    p.load(in);
+                    String v = p.getProperty("version");
+                    if (v != null && !v.isEmpty() && !v.startsWith("${")) {
+                        return v;
+                    }
+                }
+            } catch (java.io.IOException e) {
+                // fall through to the manifest
+            }
             String v = Main.class.getPackage().getImplementationVersion();
-            return new String[] {"armtrace " + (v == null ? "development build" : v)};
+            return v == null ? "development build" : v;
         }
     }
 

@@ -23,6 +23,9 @@ final class ProfileCommand implements Callable<Integer> {
     InputOptions input;
 
     @Mixin
+    FilterOptions filter;
+
+    @Mixin
     OutputOptions output;
 
     @Option(names = "--by", paramLabel = "WHAT", description = "Rows of the table: function (default) or line (needs DWARF line information in the ELF image).")
@@ -54,7 +57,7 @@ final class ProfileCommand implements Callable<Integer> {
         if (folded && spec.commandLine().getParseResult().hasMatchedOption("--top")) {
             throw new io.armtrace.source.InputException("--top applies to the table; --folded writes every call stack.");
         }
-        List<AnalysisRun.Result> results = AnalysisRun.run(input);
+        List<AnalysisRun.Result> results = AnalysisRun.run(input, filter);
         try (OutputFile file = output.open(spec.commandLine().getOut(), input.inputFiles())) {
             PrintWriter out = file.writer();
             for (AnalysisRun.Result r : results) {

@@ -19,6 +19,9 @@ final class ReportCommand implements Callable<Integer> {
     InputOptions input;
 
     @Mixin
+    FilterOptions filter;
+
+    @Mixin
     OutputOptions output;
 
     @Option(names = "--top", paramLabel = "N", description = "Functions in the top list (default 25).")
@@ -32,7 +35,7 @@ final class ReportCommand implements Callable<Integer> {
         if (top <= 0) {
             throw new io.armtrace.source.InputException("--top " + top + ": give a positive number of functions.");
         }
-        List<AnalysisRun.Result> results = AnalysisRun.run(input);
+        List<AnalysisRun.Result> results = AnalysisRun.run(input, filter);
         HtmlReport report = new HtmlReport("armtrace report" + (input.snapshot != null ? ": " + input.snapshot.getFileName()
                 : input.trace != null ? ": " + input.trace.getFileName() : ""));
         if (input.snapshot != null) {

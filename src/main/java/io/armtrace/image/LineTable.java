@@ -171,6 +171,40 @@ public final class LineTable {
         return l;
     }
 
+    /**
+     * The stretch of addresses around {@code address} that {@link #lookup} answers alike: from {@code start}
+     * (inclusive) to {@code end} (exclusive) every address has {@code location} (null where no line program
+     * covers them). Lets a caller that walks addresses in order look up a table row once per row.
+     */
+    public record Span(long start, long end, Location location) {
+        public boolean contains(long address) {
+            return address >= start && address < end;
+        }
+    }
+
+    /** The {@link Span} that holds {@code address}. */
+    public Span span(long address) {
+        Index x = index();
+        int n = x.start.length;
+        int i = Arrays.binarySearch(x.start, address);
+        if (i < 0) {
+            i = -i - 2;
+        } else {
+            while (i + 1 < n && x.start[i + 1] == address) {
+                i++;
+            }
+        }
+        // i is the last row starting at or below the address, for every address up to the next row's start
+        long nextStart = i + 1 < n ? x.start[i + 1] : Long.MAX_VALUE;
+        if (i < 0) {
+            return new Span(address, nextStart, null);
+        }
+        if (address >= x.end[i]) {
+            return new Span(address, nextStart, null);
+        }
+        return new Span(x.start[i], Math.min(x.end[i], nextStart), lookup(address));
+    }
+
     /** Every row of every line program, in the order the programs produced them. */
     public List<Row> rows() {
         Index x = index();

@@ -63,6 +63,19 @@ public final class SymbolTable {
         return null;
     }
 
+    /**
+     * The lowest symbol start above {@code addr}, or {@link Long#MAX_VALUE}: up to there {@link #lookup}
+     * gives every address from {@code addr} on the same answer.
+     */
+    public long nextStart(long addr) {
+        int i = Arrays.binarySearch(starts, addr);
+        i = i < 0 ? -i - 1 : i + 1;
+        while (i < starts.length && starts[i] <= addr) {
+            i++;
+        }
+        return i < starts.length ? starts[i] : Long.MAX_VALUE;
+    }
+
     /** The symbol with exactly this name, or null. */
     public Symbol find(String name) {
         for (Symbol s : byAddress) {

@@ -1,6 +1,7 @@
 package io.armtrace.source;
 
 import io.armtrace.image.ElfImage;
+import io.armtrace.image.LineTable;
 import io.armtrace.image.ImageException;
 import io.armtrace.image.MemoryImage;
 import io.armtrace.image.ProgramImage;
@@ -204,7 +205,7 @@ public final class Snapshot {
             }
             ProgramImage own = addDumps(memory, d);
             SymbolTable symbols = described.symbols().isEmpty() ? own.symbols() : described.symbols();
-            io.armtrace.image.LineTable lines = described.lines().isEmpty() ? own.lines() : described.lines();
+            LineTable lines = described.lines().isEmpty() ? own.lines() : described.lines();
             sources.add(new SnapshotSource(d.name(), d.type(), traceId, d.registers(), coreName, coreRegisters,
                     new ProgramImage(memory, symbols, lines),
                     buffer == null ? null : buffer.file(), buffer == null ? null : buffer.format()));
@@ -247,7 +248,7 @@ public final class Snapshot {
      */
     private static ProgramImage addDumps(MemoryImage memory, Device device) {
         SymbolTable symbols = SymbolTable.EMPTY;
-        io.armtrace.image.LineTable lines = io.armtrace.image.LineTable.EMPTY;
+        LineTable lines = LineTable.EMPTY;
         for (Dump dump : device.dumps()) {
             try {
                 if (isElfDump(dump.file())) {

@@ -34,6 +34,9 @@ public final class JsonlWriter implements ElementSink {
     private final ProgramImage image;
     private final boolean withSource;
     private final boolean ranges;
+    private Annotator annotator;
+    private Timeline timeline;
+    private char[] textBuf = new char[64];
 
     /**
      * @param ranges when true, instruction ranges are written as one {@code "range"} object each instead of
@@ -54,6 +57,91 @@ public final class JsonlWriter implements ElementSink {
 
     public JsonlWriter(Writer out, ProgramImage image, boolean withSource) {
         this(out, image, withSource, false);
+    }
+
+    /** Adds {@code sym}, {@code file} and {@code line} to every {@code insn} (and {@code range}: of its start). */
+    public JsonlWriter annotate(boolean on) {
+        this.annotator = on ? new Annotator(image) : null;
+        return this;
+    }
+
+    /**
+     * Adds {@code cycles} (running cycle count) and {@code ts} (latest timestamp) to every object where the
+     * trace has them, read from {@code timeline}, the stage that feeds this writer.
+     */
+    public JsonlWriter time(Timeline timeline) {
+        this.timeline = timeline;
+        return this;
+    }
+
+    private static final SerializedString F_SYM = new SerializedString("sym");
+    private static final SerializedString F_FILE = new SerializedString("file");
+    private static final SerializedString F_LINE = new SerializedString("line");
+    private static final SerializedString F_CYCLES = new SerializedString("cycles");
+    private static final SerializedString F_TS = new SerializedString("ts");
+
+    /**
+     * The optional per-instruction fields, in one place: everything a listing says about one instruction
+     * beyond its address, ISA, size and condition. A new field goes here (and into the condition under which
+     * the instruction loop calls this).
+     */
+    private void instructionFields(long address) throws IOException {
+        if (annotator != null) {
+            io.armtrace.image.Symbol s = annotator.symbol(address);
+            if (s != null) {
+                g.writeFieldName(F_SYM);
+                g.writeString(textBuf, 0, symbolText(s, address - s.address()));
+            }
+            io.armtrace.image.LineTable.Location l = annotator.location(address);
+            if (l != null) {
+                if (!l.file().equals(fileText == null ? null : fileText.getValue())) {
+                    fileText = new SerializedString(l.file()); // encoded once per file, not per instruction
+                }
+                g.writeFieldName(F_FILE);
+                g.writeString(fileText);
+                g.writeFieldName(F_LINE);
+                g.writeNumber(l.line());
+            }
+        }
+        timeFields();
+    }
+
+    private SerializedString fileText;
+    private io.armtrace.image.Symbol textSymbol;
+    private int textNameLength;
+
+    /** {@code name} or {@code name+0xOFFSET} into {@link #textBuf}, the name copied once per symbol; returns the length. */
+    private int symbolText(io.armtrace.image.Symbol s, long offset) {
+        if (s != textSymbol) {
+            String name = s.name();
+            if (name.length() + 19 > textBuf.length) {
+                textBuf = new char[name.length() + 19];
+            }
+            name.getChars(0, name.length(), textBuf, 0);
+            textSymbol = s;
+            textNameLength = name.length();
+        }
+        int n = textNameLength;
+        if (offset == 0) {
+            return n;
+        }
+        textBuf[n++] = '+';
+        int digits = hexInto(offset);
+        System.arraycopy(hexBuf, 0, textBuf, n, digits);
+        return n + digits;
+    }
+
+    private void timeFields() throws IOException {
+        if (timeline != null) {
+            if (timeline.cycles() >= 0) {
+                g.writeFieldName(F_CYCLES);
+                g.writeNumber(timeline.cycles());
+            }
+            if (timeline.timestamp() >= 0) {
+                g.writeFieldName(F_TS);
+                g.writeNumber(timeline.timestamp());
+            }
+        }
     }
 
     private static String hex(long v) {
@@ -106,6 +194,7 @@ public final class JsonlWriter implements ElementSink {
         if (withSource) {
             writeSource(src);
         }
+        timeFields();
     }
 
     @Override
@@ -120,7 +209,11 @@ public final class JsonlWriter implements ElementSink {
     private void write(TraceElement element) throws IOException {
         if (element instanceof InstructionRange r) {
             if (ranges) {
-                begin("range", r.source());
+                g.writeStartObject();
+                g.writeStringField("type", "range");
+                if (withSource) {
+                    g.writeNumberField("src", r.source());
+                }
                 g.writeStringField("start", hex(r.start()));
                 g.writeStringField("end", hex(r.end()));
                 g.writeNumberField("count", r.count());
@@ -128,6 +221,7 @@ public final class JsonlWriter implements ElementSink {
                 g.writeStringField("last", hex(r.lastAddress()));
                 g.writeStringField("last_kind", r.lastKind().name().toLowerCase(java.util.Locale.ROOT));
                 g.writeBooleanField("last_executed", r.lastExecuted());
+                instructionFields(r.start());
                 endLine();
                 return;
             }
@@ -151,6 +245,9 @@ public final class JsonlWriter implements ElementSink {
                 g.writeNumber(size);
                 g.writeFieldName(F_EXECUTED);
                 g.writeBoolean(i < r.count() - 1 || r.lastExecuted());
+                if (annotator != null || timeline != null) { // any optional per-instruction field asked for
+                    instructionFields(a);
+                }
                 endLine();
                 a += size;
             }

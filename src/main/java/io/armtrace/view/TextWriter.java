@@ -29,6 +29,8 @@ public final class TextWriter implements ElementSink {
     private final boolean perInstruction;
     private final boolean withSource;
     private final StringBuilder line = new StringBuilder(128);
+    private Annotator annotator;
+    private Timeline timeline;
     private boolean tailChainPending;
     private int tailChainSource;
 
@@ -40,6 +42,21 @@ public final class TextWriter implements ElementSink {
         this.withSource = withSource;
     }
 
+    /** Adds {@code function+0xOFFSET} and {@code file:line} to every instruction and range line. */
+    public TextWriter annotate(boolean on) {
+        this.annotator = on ? new Annotator(image) : null;
+        return this;
+    }
+
+    /**
+     * Starts every line with two columns, the running cycle count and the latest timestamp ({@code -} where
+     * the trace has none yet), read from {@code timeline}, the stage that feeds this writer.
+     */
+    public TextWriter time(Timeline timeline) {
+        this.timeline = timeline;
+        return this;
+    }
+
     private static String hex(long v) {
         return "0x" + hexDigits(v, 8);
     }
@@ -49,7 +66,48 @@ public final class TextWriter implements ElementSink {
         if (withSource) {
             line.append(e.source() < 0 ? "[none] " : String.format("[0x%02x] ", e.source()));
         }
+        if (timeline != null) {
+            timeColumns();
+        }
         return line;
+    }
+
+    private void timeColumns() {
+        column(timeline.cycles(), 10);
+        line.append(' ');
+        column(timeline.timestamp(), 14);
+        line.append("  ");
+    }
+
+    /** {@code v} in decimal right-aligned in {@code width} characters, or {@code -} when negative (unknown). */
+    private void column(long v, int width) {
+        int digits = 1;
+        for (long x = v; x >= 10; x /= 10) {
+            digits++;
+        }
+        for (int i = digits; i < width; i++) {
+            line.append(' ');
+        }
+        if (v < 0) {
+            line.append('-');
+        } else {
+            line.append(v);
+        }
+    }
+
+    /** With {@link #annotate}: {@code  <function+0xOFFSET>  file:line} of a code address. */
+    private void annotation(long address) {
+        int at = line.length();
+        line.append("  <");
+        if (annotator.appendSymbol(line, address)) {
+            line.append('>');
+        } else {
+            line.setLength(at);
+        }
+        io.armtrace.image.LineTable.Location l = annotator.location(address);
+        if (l != null) {
+            line.append("  ").append(l.file()).append(':').append(l.line());
+        }
     }
 
     private void emit() {
@@ -76,6 +134,9 @@ public final class TextWriter implements ElementSink {
             if (withSource) {
                 line.append(tailChainSource < 0 ? "[none] " : String.format("[0x%02x] ", tailChainSource));
             }
+            if (timeline != null) {
+                timeColumns();
+            }
             line.append("exception return");
             emit();
         }
@@ -88,7 +149,11 @@ public final class TextWriter implements ElementSink {
                     start(r).append("  ").append(hex(a)).append("  ").append(r.isa()).append(' ');
                     line.append(opcode(a, size, r.isa()));
                     line.append(executed ? "" : "  (condition failed)");
-                    line.append(where(a));
+                    if (annotator != null) {
+                        annotation(a);
+                    } else {
+                        line.append(where(a));
+                    }
                     emit();
                 });
                 return;
@@ -101,7 +166,11 @@ public final class TextWriter implements ElementSink {
             if (!r.lastExecuted()) {
                 line.append(", last condition failed");
             }
-            line.append(where(r.start()));
+            if (annotator != null) {
+                annotation(r.start());
+            } else {
+                line.append(where(r.start()));
+            }
             emit();
         } else if (element instanceof ExceptionEntry e) {
             if (tailChainPending) {

@@ -55,7 +55,7 @@ public final class Etm3Protocol implements TraceProtocol {
     @Override
     public void packets(DecodeInput input, PacketListener out) throws IOException {
         Etm3Config cfg = config(input);
-        Etm3PacketReader reader = new Etm3PacketReader(cfg, p -> out.packet(p.offset, p.toString()));
+        Etm3PacketReader reader = new Etm3PacketReader(cfg, p -> out.packet(p.offset, p.length, p.toString()));
         pump(input, reader);
     }
 

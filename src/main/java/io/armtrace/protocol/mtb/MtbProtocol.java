@@ -71,7 +71,7 @@ public final class MtbProtocol implements TraceProtocol {
                 layout.bufferSize(), layout.bufferOffset(), layout.wrapped() ? "wrapped" : "not wrapped",
                 layout.packetCount(), layout.note() == null ? "" : " (" + layout.note() + ")"));
         long missing = MtbPacketReader.read(input.data(), layout,
-                (offset, src, dst) -> out.packet(offset, MtbPacket.of(offset, src, dst).toString()));
+                (offset, src, dst) -> out.packet(offset, 8, MtbPacket.of(offset, src, dst).toString()));
         if (missing > 0) {
             out.packet(layout.dumpLength(), "error: the dump ends " + missing + " bytes before the end of the buffer");
         }

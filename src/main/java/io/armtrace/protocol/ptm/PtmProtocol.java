@@ -55,7 +55,7 @@ public final class PtmProtocol implements TraceProtocol {
 
     @Override
     public void packets(DecodeInput input, PacketListener out) throws IOException {
-        PtmPacketReader reader = new PtmPacketReader(config(input), k -> out.packet(k.offset, k.toString()));
+        PtmPacketReader reader = new PtmPacketReader(config(input), k -> out.packet(k.offset, k.length, k.toString()));
         pump(input, reader);
     }
 

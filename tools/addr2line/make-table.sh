@@ -1,0 +1,31 @@
+#!/bin/sh
+# Writes the reference table that checks armtrace's source lines (image.LineTable, view.Annotator):
+# for every instruction address objdump lists in the corpus ELF files, the file and line binutils'
+# addr2line gives. Needs the Debian package binutils-arm-none-eabi. Run from this directory; writes
+# ../../src/test/resources/dwarf/addr2line/NAME.addr2line.txt.gz, lines "ADDRESS FILE:LINE" (hex address;
+# ??:0 where no line program covers it (addr2line: "??:?" or "OBJECT.o:?"); addr2line's "(discriminator N)" notes dropped).
+set -eu
+out=../../src/test/resources/dwarf/addr2line
+mkdir -p "$out"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+table() { # name elf
+    arm-none-eabi-objdump -d "$2" | sed -nE 's/^ *([0-9a-f]+):\t.*/\1/p' | sort -u > "$tmp/addrs"
+    arm-none-eabi-addr2line -e "$2" < "$tmp/addrs" | sed -E 's/ \(discriminator [0-9]+\)$//; s/^.*:\?$/??:0/' > "$tmp/lines"
+    # statically linked C libraries have no line programs: of their addresses every 64th is kept
+    paste -d ' ' "$tmp/addrs" "$tmp/lines" | awk '!/\?\?:0$/ || (n++ % 64) == 0' | gzip -9n > "$out/$1.addr2line.txt.gz"
+}
+# (src/test/resources/dwarf/corpus-*.elf.gz are copies of ground-truth programs: not repeated)
+for f in ../../src/test/resources/groundtruth/*.elf.gz; do
+    name=$(basename "$f" .elf.gz)
+    gzip -dc "$f" > "$tmp/$name.elf"
+    table "$name" "$tmp/$name.elf"
+done
+for f in ../../src/test/resources/dwarf/*.elf; do
+    table "$(basename "$f" .elf)" "$f"
+done
+for d in ../../examples/*/; do
+    if [ -f "$d/program.elf" ]; then
+        table "example-$(basename "$d")" "$d/program.elf"
+    fi
+done
