@@ -165,8 +165,6 @@ def rows(objdump_cmd, counts):
             counts["other"] += 1
             continue
         ops = SYMBOL.sub("", COMMENT.sub("", ops)).strip()
-        if not PC.search(ops) and not mnem.startswith("mcr"):
-            ops = ""
         target = "-"
         if DIRECT.match(mnem):
             last = SYMBOL.sub("", COMMENT.sub("", m.group(4) or "")).split(",")[-1].strip()
