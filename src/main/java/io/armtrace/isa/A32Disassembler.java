@@ -133,7 +133,7 @@ final class A32Disassembler {
                 break;
         }
         // MSR immediate and hints (A5.2.11)
-        if ((w & 0x004F0000) == 0) { // op = 0, op1 = 0000: hints
+        if ((w & 0x004F0000) == 0 && (w & 0xFF00) == 0xF000) { // op = 0, op1 = 0000: hints
             int hint = w & 0xFF;
             switch (hint) {
                 case 0:
@@ -152,6 +152,9 @@ final class A32Disassembler {
                     }
                     return "nop" + c + "\t{" + hint + "}";
             }
+        }
+        if ((w & 0xF000) != 0xF000) {
+            return dataProcessing(w, c);
         }
         return "msr" + c + "\t" + psrFields(w) + ", " + immediate(w);
     }
@@ -183,7 +186,8 @@ final class A32Disassembler {
             return extraLoadStore(w, c);
         }
         if ((w & 0x01900000) == 0x01000000) {
-            return (w & 0x80) == 0 ? misc(w, c) : halfwordMultiply(w, c);
+            String m = (w & 0x80) == 0 ? misc(w, c) : halfwordMultiply(w, c);
+            return m != null ? m : dataProcessing(w, c);
         }
         return dataProcessing(w, c);
     }
@@ -295,6 +299,9 @@ final class A32Disassembler {
     private static String misc(int w, String c) {
         int op2 = (w >>> 4) & 7;
         int op = (w >>> 21) & 3;
+        if (!miscFieldsHold(w, op2, op)) {
+            return null;
+        }
         switch (op2) {
             case 0:
                 if ((op & 1) == 0) {
@@ -339,6 +346,27 @@ final class A32Disassembler {
                 }
             default:
                 return null;
+        }
+    }
+
+    /** The should-be-one/zero fields objdump checks before it takes a miscellaneous encoding (A5.2.12). */
+    private static boolean miscFieldsHold(int w, int op2, int op) {
+        switch (op2) {
+            case 0:
+                if ((w & 0x200) != 0) {
+                    return (op & 1) == 0 ? (w & 0xC0F) == 0 : (w & 0xFC00) == 0xF000 ? (w & 0xC00) == 0 : false;
+                }
+                return (op & 1) == 0 ? (w & 0x000F0D0F) == 0x000F0000 : (w & 0xFD00) == 0xF000;
+            case 1:
+            case 2:
+            case 3:
+                return op == 3 ? (w & 0x000F0F00) == 0x000F0F00 : (w & 0x000FFF00) == 0x000FFF00;
+            case 5:
+                return (w & 0xF00) == 0;
+            case 6:
+                return (w & 0x000FFF0F) == 0x0000000E;
+            default:
+                return true;
         }
     }
 

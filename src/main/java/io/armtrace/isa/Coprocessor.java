@@ -32,9 +32,6 @@ final class Coprocessor {
                 return m + suffix + c + "\t" + coproc + ", " + ((w >>> 4) & 15) + ", " + r(w >>> 12) + ", "
                         + r(w >>> 16) + ", cr" + (w & 15);
             }
-            if ((w & 0x0FA00000) == 0x0C000000) {
-                return null; // P = U = W = 0: undefined
-            }
             if (!two) {
                 String legacy = legacyLoadStore(w, c, coproc);
                 if (legacy != null) {

@@ -88,7 +88,8 @@ final class T32Disassembler {
                     }
                     return "mov" + c + "\t" + r(rdn) + ", " + r(rm);
                 default:
-                    return ((hw & 0x80) != 0 ? "blx" : "bx") + c + "\t" + r(rm);
+                    // bits 2:0 = 100: the ARMv8-M non-secure forms, which objdump decodes for every architecture
+                    return ((hw & 0x80) != 0 ? "blx" : "bx") + ((hw & 7) == 4 ? "ns" : "") + c + "\t" + r(rm);
             }
         }
         if ((hw >>> 11) == 9) {
@@ -172,6 +173,12 @@ final class T32Disassembler {
             int list = (hw & 0xFF) | ((hw & 0x100) << 7);
             return "pop" + c + "\t" + regList(list);
         }
+        if ((hw & 0xFFC0) == 0xBA80) {
+            return "hlt\t" + hex4(hw & 0x3F);
+        }
+        if ((hw & 0xFFF7) == 0xB610) {
+            return "setpan\t#" + ((hw >>> 3) & 1);
+        }
         if (op == 0x32) {
             return "setend\t" + ((hw & 8) != 0 ? "be" : "le");
         }
@@ -186,9 +193,6 @@ final class T32Disassembler {
             if ((hw & 1) != 0) {
                 b.append('f');
             }
-            if ((hw & 7) == 0) {
-                b.append("none");
-            }
             return b.toString();
         }
         if ((op & 0x78) == 0x50) {
@@ -202,9 +206,9 @@ final class T32Disassembler {
         if ((op & 0x78) == 0x78) {
             int mask = hw & 15;
             if (mask == 0) {
-                String[] hints = {"nop", "yield", "wfe", "wfi", "sev"};
+                String[] hints = {"nop", "yield", "wfe", "wfi", "sev", "sevl"};
                 int h = (hw >>> 4) & 15;
-                return h < 5 ? hints[h] + c : "nop" + c + "\t{" + h + "}";
+                return h < 6 ? hints[h] + c : "nop" + c + "\t{" + h + "}";
             }
             return it(hw);
         }
