@@ -30,7 +30,7 @@ final class DecodeCommand implements Callable<Integer> {
     @Option(names = "--format", paramLabel = "FORMAT", description = "Output format: text (default) or jsonl.")
     Format format = Format.text;
 
-    @Option(names = "--insn", description = "Text format: list every instruction, not just ranges.")
+    @Option(names = "--insn", description = "Text format: list every instruction (address, opcode, disassembly), not just ranges.")
     boolean perInstruction;
 
     @Option(names = "--ranges", description = "JSONL format: one object per instruction range instead of one per instruction.")
@@ -119,7 +119,8 @@ final class DecodeCommand implements Callable<Integer> {
             if (several) {
                 out.println("# " + job.label() + ": " + job.protocol().title());
             }
-            sink = new TextWriter(out, job.input().image(), perInstruction, several);
+            sink = new TextWriter(out, job.input().image(), perInstruction, several,
+                    "mtb".equals(job.protocol().name()) ? io.armtrace.isa.Profile.M : io.armtrace.isa.Profile.AR);
         }
         if (last > 0) {
             sink = new io.armtrace.view.LastInstructions(sink, last, job.input().image().memory());

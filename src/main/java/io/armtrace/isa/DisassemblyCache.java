@@ -1,0 +1,79 @@
+package io.armtrace.isa;
+
+import io.armtrace.image.MemoryImage;
+import io.armtrace.image.SymbolTable;
+import io.armtrace.trace.Isa;
+
+/**
+ * Disassembly for a listing that walks executed instructions in order: remembers the text per
+ * (address, ISA, IT state) in a fixed-size direct-mapped table, so a hot loop costs one lookup per
+ * instruction, and follows IT blocks from one instruction to the next (the IT state is reset when
+ * the walk jumps, since a branch out of an IT block must be its last instruction, DDI 0406C A8.8.54).
+ * Bounded: {@value #ENTRIES} entries, older ones are overwritten. One instance per listing; not
+ * thread-safe.
+ */
+public final class DisassemblyCache {
+    static final int ENTRIES = 1 << 14;
+
+    private final Disassembler disassembler;
+    private final MemoryImage memory;
+    private final SymbolTable symbols;
+    private final long[] keys = new long[ENTRIES];
+    private final String[] texts = new String[ENTRIES];
+    private long next = -1;
+    private int itState;
+
+    public DisassemblyCache(Disassembler disassembler, MemoryImage memory, SymbolTable symbols) {
+        this.disassembler = disassembler;
+        this.memory = memory;
+        this.symbols = symbols;
+        java.util.Arrays.fill(keys, -1);
+    }
+
+    /**
+     * The instruction at {@code address} as listing text ("mnemonic operands", the mnemonic padded to
+     * eight columns), or null if its bytes are not in the image. Call in execution order.
+     */
+    public String text(long address, Isa isa, int size) {
+        if (address != next) {
+            itState = 0;
+        }
+        next = address + size;
+        int it = itState;
+        if (isa == Isa.T32 || isa == Isa.THUMB_EE) {
+            if (size == 2) {
+                int hw = memory.u16(address);
+                if (hw >= 0 && (hw & 0xFF00) == 0xBF00 && (hw & 0xF) != 0) {
+                    itState = hw & 0xFF;
+                } else {
+                    itState = InstructionClassifier.itAdvance(it);
+                }
+            } else {
+                itState = InstructionClassifier.itAdvance(it);
+            }
+        } else {
+            itState = 0;
+        }
+        long key = (address & 0xFFFFFFFFL) | ((long) isa.ordinal() << 32) | ((long) it << 40);
+        int slot = (int) ((key ^ (key >>> 17) ^ (key >>> 40)) * 0x9E3779B1L >>> 18) & (ENTRIES - 1);
+        if (keys[slot] == key) {
+            return texts[slot];
+        }
+        Disassembler.Text t = disassembler.disassemble(memory, address, isa, it, symbols);
+        String s = t == null ? null : listing(t);
+        keys[slot] = key;
+        texts[slot] = s;
+        return s;
+    }
+
+    static String listing(Disassembler.Text t) {
+        if (t.operands().isEmpty()) {
+            return t.mnemonic();
+        }
+        StringBuilder b = new StringBuilder(t.mnemonic().length() + t.operands().length() + 8).append(t.mnemonic());
+        do {
+            b.append(' ');
+        } while (b.length() < 8);
+        return b.append(t.operands()).toString();
+    }
+}
