@@ -15,7 +15,7 @@ class DisassemblerRandomTest {
     void everyEncodingGivesText() {
         SplittableRandom rnd = new SplittableRandom(20261125);
         Disassembler[] ds = {new Disassembler(Profile.AR), new Disassembler(Profile.M)};
-        for (int i = 0; i < 300_000; i++) {
+        for (int i = 0; i < 100_000; i++) {
             int w = rnd.nextInt();
             int it = rnd.nextInt(4) == 0 ? rnd.nextInt(256) : 0;
             long address = rnd.nextLong() & 0xFFFFFFFEL;
