@@ -268,10 +268,12 @@ final class T32Disassembler {
         }
         // op1 == 3
         if ((op2 & 0x71) == 0x00) {
-            return storeSingle(hw1, hw2, c);
+            String s = storeSingle(hw1, hw2, c);
+            return s != null ? s : genericLoadStore(hw1, hw2, c);
         }
-        if ((op2 & 0x67) == 0x01 || (op2 & 0x67) == 0x03 || (op2 & 0x67) == 0x05) {
-            return loadSingle(hw1, hw2, c);
+        if ((op2 & 0x61) == 0x01) {
+            String s = (op2 & 0x67) == 0x07 ? null : loadSingle(hw1, hw2, c);
+            return s != null ? s : genericLoadStore(hw1, hw2, c);
         }
         if ((op2 & 0x71) == 0x10) {
             return Simd.loadStore(toA32Simd(hw1, hw2), true);
@@ -774,6 +776,62 @@ final class T32Disassembler {
             default:
                 return null;
         }
+    }
+
+    /**
+     * What objdump prints for a single load/store encoding that the architecture leaves UNDEFINED or
+     * UNPREDICTABLE (size 0b11, a signed store, a reserved offset form): its generic "ldr"/"str" with
+     * "??" for the impossible size and "<undefined>" for a reserved offset form. Kept so that a
+     * listing of such bytes reads as objdump's does.
+     */
+    private static String genericLoadStore(int hw1, int hw2, String c) {
+        boolean load = (hw1 & 0x10) != 0;
+        int type = (hw1 >>> 5) & 3;
+        boolean signed = (hw1 & 0x100) != 0;
+        String size = switch (type) {
+            case 0 -> signed ? "sb" : "b";
+            case 1 -> signed ? "sh" : "h";
+            case 2 -> signed ? "??" : "";
+            default -> "??";
+        };
+        int rn = hw1 & 15;
+        boolean unprivileged = rn != 15 && (hw1 & 0x80) == 0 && (hw2 & 0xF00) == 0xE00;
+        String m = (load ? "ldr" : "str") + size + (unprivileged ? "t" + c : c + ".w");
+        return m + "\t" + r(hw2 >>> 12) + ", " + objdumpAddress(hw1, hw2);
+    }
+
+    /** objdump's rendering of a T32 single load/store address, reserved forms included. */
+    private static String objdumpAddress(int hw1, int hw2) {
+        int rn = hw1 & 15;
+        boolean u = (hw1 & 0x80) != 0;
+        int op = (hw2 >>> 8) & 15;
+        int i8 = hw2 & 0xFF;
+        String base = "[" + r(rn);
+        int offset;
+        boolean writeback = false;
+        boolean post = false;
+        if (u) {
+            offset = hw2 & 0xFFF;
+        } else if (rn == 15) {
+            offset = -(hw2 & 0xFFF);
+        } else if (op == 0) {
+            int sh = (i8 >>> 4) & 3;
+            return base + ", " + r(i8) + (sh != 0 ? ", lsl #" + sh : "") + "]";
+        } else {
+            switch (op) {
+                case 0xE: offset = i8; break;
+                case 0xC: offset = -i8; break;
+                case 0xF: offset = i8; writeback = true; break;
+                case 0xD: offset = -i8; writeback = true; break;
+                case 0xB: offset = i8; post = true; break;
+                case 0x9: offset = -i8; post = true; break;
+                default: return base + ", <undefined>]";
+            }
+        }
+        if (post) {
+            return base + "], #" + offset;
+        }
+        return base + (offset != 0 ? ", #" + offset : "") + (writeback ? "]!" : "]");
     }
 
     private static String address(int hw1, int hw2, boolean hint) {

@@ -56,7 +56,7 @@ class DisassemblerOracleTest {
 
     @ParameterizedTest(name = "{0}: at most {1} mnemonics and {2} operand lists differ")
     @CsvSource({"a9-arm, 0, 0", "a9-thumb, 0, 0", "m3, 0, 0", "m0plus, 0, 0", "arm926, 0, 0",
-        "t16-all, 19, 19", "a32-random, 218, 241", "t32-random, 1550, 1585"})
+        "t16-all, 19, 19", "a32-random, 218, 241", "t32-random, 1145, 1180"})
     void agreesWithObjdump(String name, int mnemonicBudget, int operandBudget) throws IOException {
         Table t = InstructionOracleTest.load(name);
         int[] it = itStates(t);
@@ -68,7 +68,8 @@ class DisassemblerOracleTest {
             Row r = t.rows().get(i);
             Disassembler.Text text = d.disassemble(r.opcode(), r.size(), r.isa(), r.address(), it[i], null);
             boolean mnemonicOk = text.mnemonic().equals(r.mnemonic());
-            boolean operandsOk = text.operands().equals(expectedOperands(r));
+            // the tables hold objdump's operands with every <...> removed (tools/isa-oracle/generate.py)
+            boolean operandsOk = text.operands().replaceAll("\\s*<[^>]*>", "").equals(expectedOperands(r));
             if (!mnemonicOk) {
                 mnemonicDiffers++;
             }
