@@ -46,7 +46,7 @@ final class Coprocessor {
                     + ((w >>> 16) & 15) + ", cr" + (w & 15) + ", {" + ((w >>> 5) & 7) + "}";
         }
         boolean toCore = (w & 0x00100000) != 0;
-        String rt = toCore && ((w >>> 12) & 15) == 15 ? "APSR_nzcv" : r(w >>> 12);
+        String rt = toCore && !two && ((w >>> 12) & 15) == 15 ? "APSR_nzcv" : r(w >>> 12);
         return (toCore ? "mrc" : "mcr") + suffix + c + "\t" + coproc + ", " + ((w >>> 21) & 7) + ", " + rt + ", cr" + ((w >>> 16) & 15)
                 + ", cr" + (w & 15) + ", {" + ((w >>> 5) & 7) + "}";
     }
