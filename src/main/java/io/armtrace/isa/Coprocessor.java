@@ -27,16 +27,17 @@ final class Coprocessor {
         }
         String suffix = two ? "2" : "";
         if ((w & 0x0E000000) == 0x0C000000) {
-            if ((w & 0x0FE00000) == 0x0C400000) { // MCRR/MRRC (A8.8.108, A8.8.132)
-                String m = (w & 0x00100000) != 0 ? "mrrc" : "mcrr";
-                return m + suffix + c + "\t" + coproc + ", " + ((w >>> 4) & 15) + ", " + r(w >>> 12) + ", "
-                        + r(w >>> 16) + ", cr" + (w & 15);
-            }
             if (!two) {
+                // objdump reads the FPA and Maverick loads/stores before MCRR/MRRC
                 String legacy = legacyLoadStore(w, c, coproc);
                 if (legacy != null) {
                     return legacy;
                 }
+            }
+            if ((w & 0x0FE00000) == 0x0C400000) { // MCRR/MRRC (A8.8.108, A8.8.132)
+                String m = (w & 0x00100000) != 0 ? "mrrc" : "mcrr";
+                return m + suffix + c + "\t" + coproc + ", " + ((w >>> 4) & 15) + ", " + r(w >>> 12) + ", "
+                        + r(w >>> 16) + ", cr" + (w & 15);
             }
             String m = ((w & 0x00100000) != 0 ? "ldc" : "stc") + suffix + ((w & 0x00400000) != 0 ? "l" : "");
             return m + c + "\t" + coproc + ", cr" + ((w >>> 12) & 15) + ", " + address(w);

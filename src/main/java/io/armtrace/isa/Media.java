@@ -148,6 +148,10 @@ final class Media {
         }
         if ((op1 & 0x1E) == 0x1C && (op2 & 3) == 0) {
             int width = msb - lsb + 1;
+            if (width <= 0) {
+                return (rm == 15 ? "bfc" + c + "\t" + r(rd) : "bfi" + c + "\t" + r(rd) + ", " + r(rm)) + ", (invalid: "
+                        + lsb + ":" + msb + ")";
+            }
             if (rm == 15) {
                 return "bfc" + c + "\t" + r(rd) + ", #" + lsb + ", #" + width;
             }

@@ -39,7 +39,7 @@ final class Vfp {
         if ((w & 0x0F000010) == 0x0E000000) {
             return dataProcessing(w, c);
         }
-        if ((w & 0x0F000070) == 0x0E000010) {
+        if ((w & 0x0F000010) == 0x0E000010) {
             return transfer(w, c);
         }
         return null;
@@ -128,7 +128,10 @@ final class Vfp {
         boolean dbl = (w & 0x100) != 0;
         String rn = r(w >>> 16);
         if ((op & 0x1E) == 0x04) {
-            // 64-bit transfers between core and extension registers (A7.9)
+            // 64-bit transfers between core and extension registers (A7.9); other bits: MCRR/MRRC
+            if ((w & 0xD0) != 0x10) {
+                return null;
+            }
             boolean toCore = (w & 0x00100000) != 0;
             String rt = r(w >>> 12);
             String rt2 = r(w >>> 16);
@@ -187,6 +190,9 @@ final class Vfp {
         int a = (w >>> 21) & 7;
         String rt = r(w >>> 12);
         if ((w & 0x100) == 0) {
+            if ((w & 0x6F) != 0) {
+                return null;
+            }
             if (a == 0) {
                 String sn = s((w >>> 16) & 15, (w >>> 7) & 1);
                 return "vmov" + c + "\t" + (toCore ? rt + ", " + sn : sn + ", " + rt);
