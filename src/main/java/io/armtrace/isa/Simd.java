@@ -129,7 +129,7 @@ final class Simd {
                     t = i;
                 } else {
                     m = u ? "vceq" : "vtst";
-                    t = i;
+                    t = u ? i : "." + (8 << c);
                 }
                 break;
             case 9:
@@ -206,7 +206,7 @@ final class Simd {
                 && (c == 3 && !has64 || c == 0 && saturatingDoubling)) {
             t = t.substring(0, 2) + "<illegal width " + (8 << c) + ">";
         }
-        if (t.startsWith(".p") && c != 0) {
+        if (t.startsWith(".p") && c == 3) {
             t = ".p<illegal width " + (8 << c) + ">";
         }
         String ops = swapShift ? vd(w, q) + ", " + vm(w, q) + ", " + vn(w, q) : vd(w, q) + ", " + vn(w, q) + ", " + vm(w, q);
@@ -463,6 +463,23 @@ final class Simd {
 
     // ------------------------------------------------------------------ element loads and stores (A7.7)
 
+    /** The alignment a single-lane load/store names in index_align (A8.8.323, A8.8.326, A8.8.332). */
+    private static int laneAlignment(int n, int size, int ia) {
+        switch (n) {
+            case 1:
+                return size == 1 && (ia & 1) != 0 ? 16 : size == 2 && (ia & 3) == 3 ? 32 : 0;
+            case 2:
+                return (ia & 1) != 0 ? 16 << size : 0;
+            case 4:
+                if (size == 2) {
+                    return (ia & 3) == 1 ? 64 : (ia & 3) == 2 ? 128 : 0;
+                }
+                return (ia & 1) != 0 ? 32 << size : 0;
+            default:
+                return 0;
+        }
+    }
+
     static String loadStore(int w, boolean thumb) {
         boolean load = (w & 0x00200000) != 0;
         int rn = (w >>> 16) & 15;
@@ -523,8 +540,8 @@ final class Simd {
             b.append(8 << s).append("\t{");
             int count = n == 1 ? t + 1 : n;
             int step = n == 1 ? 1 : t + 1;
-            if (step == 1 && count == 2) {
-                b.append('d').append(dn).append("[]-d").append(dn + 1).append("[]");
+            if (step == 1 && count > 1) {
+                b.append('d').append(dn).append("[]-d").append(dn + count - 1).append("[]");
             } else {
                 for (int i = 0; i < count; i++) {
                     if (i > 0) {
@@ -535,8 +552,9 @@ final class Simd {
             }
             b.append("}, [").append(r(rn));
             if (a != 0) {
-                int align = n == 1 ? 8 << s : n == 2 ? 16 << s : n == 4 ? (s == 2 ? 64 : 32 << s) : 0;
-                b.append(" :").append(align);
+                // objdump writes " :" alone where the alignment is UNDEFINED (VLD1.8, VLD3)
+                int align = n == 1 ? (s == 0 ? 0 : 8 << s) : n == 2 ? 16 << s : n == 4 ? (s == 2 ? 64 : 32 << s) : 0;
+                b.append(" :").append(align == 0 ? "" : Integer.toString(align));
             }
             return b.append(']').append(post).toString();
         }
@@ -551,6 +569,10 @@ final class Simd {
             b.append('d').append(dn + i * step).append('[').append(index).append(']');
         }
         b.append("}, [").append(r(rn));
+        int align = laneAlignment(n, size, ia);
+        if (align != 0) {
+            b.append(" :").append(align);
+        }
         return b.append(']').append(post).toString();
     }
 }

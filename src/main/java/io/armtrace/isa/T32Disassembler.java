@@ -732,8 +732,14 @@ final class T32Disassembler {
             if (m == null) {
                 return null;
             }
-            String a = address(hw1, hw2, true);
-            return a == null ? null : m + c + "\t" + a.substring(a.indexOf('['));
+            if (signed && (hw1 & 0x80) == 0 && (hw1 & 15) != 15 && (hw2 & 0x800) == 0 && (hw2 & 0xFC0) != 0) {
+                return m + c + "\t[" + r(hw1) + ", <undefined>]";
+            }
+            int rn = hw1 & 15;
+            if (rn != 15 && (hw1 & 0x80) == 0 && (hw2 & 0xF00) == 0 && (hw2 & 0xC0) != 0) {
+                return m + c + "\t[" + r(rn) + ", <undefined>]";
+            }
+            return m + c + "\t" + objdumpAddress(hw1, hw2);
         }
         String[] names = signed ? new String[] {"ldrsb", "ldrsh", null, null} : new String[] {"ldrb", "ldrh", "ldr", null};
         if (names[size] == null) {
@@ -832,25 +838,6 @@ final class T32Disassembler {
             return base + "], #" + offset;
         }
         return base + (offset != 0 ? ", #" + offset : "") + (writeback ? "]!" : "]");
-    }
-
-    private static String address(int hw1, int hw2, boolean hint) {
-        int rn = hw1 & 15;
-        if (rn == 15) {
-            return "x[pc, #" + ((hw1 & 0x80) != 0 ? "" : "-") + (hw2 & 0xFFF) + "]";
-        }
-        if ((hw1 & 0x80) != 0) {
-            int imm = hw2 & 0xFFF;
-            return "x[" + r(rn) + (imm == 0 ? "" : ", #" + imm) + "]";
-        }
-        if ((hw2 & 0x800) == 0) {
-            int sh = (hw2 >>> 4) & 3;
-            return "x[" + r(rn) + ", " + r(hw2) + (sh == 0 ? "" : ", lsl #" + sh) + "]";
-        }
-        if ((hw2 & 0xF00) == 0xC00) {
-            return "x[" + r(rn) + ", #-" + (hw2 & 0xFF) + "]";
-        }
-        return null;
     }
 
     private static String dataProcessingRegister(int hw1, int hw2, String c) {

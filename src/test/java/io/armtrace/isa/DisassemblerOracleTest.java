@@ -24,7 +24,10 @@ import org.junit.jupiter.params.provider.CsvSource;
  */
 class DisassemblerOracleTest {
 
-    /** The IT state before each row: rows are walked in order, a jump in the addresses ends any IT block. */
+    /**
+     * The IT state before each row, from the classifier: rows are walked in order, a jump in the
+     * addresses ends any IT block.
+     */
     static int[] itStates(Table t) {
         MemoryImage image = InstructionOracleTest.image(t.rows());
         InstructionClassifier classifier = new InstructionClassifier(t.profile());
@@ -40,6 +43,10 @@ class DisassemblerOracleTest {
             states[i] = it;
             classifier.classify(image, r.address(), r.isa(), it, insn);
             it = insn.itStateAfter;
+            if (r.isa() == Isa.T32 && r.size() == 2 && (r.opcode() & 0xFF00) == 0xBF00 && (r.opcode() & 0xF) != 0) {
+                // an IT inside an IT block is UNPREDICTABLE; objdump (and a listing) start a new block there
+                it = r.opcode() & 0xFF;
+            }
             next = r.end();
         }
         return states;
@@ -56,7 +63,7 @@ class DisassemblerOracleTest {
 
     @ParameterizedTest(name = "{0}: at most {1} mnemonics and {2} operand lists differ")
     @CsvSource({"a9-arm, 0, 0", "a9-thumb, 0, 0", "m3, 0, 0", "m0plus, 0, 0", "arm926, 0, 0",
-        "t16-all, 19, 19", "a32-random, 218, 241", "t32-random, 1145, 1180"})
+        "t16-all, 19, 19", "a32-random, 89, 109", "t32-random, 167, 227"})
     void agreesWithObjdump(String name, int mnemonicBudget, int operandBudget) throws IOException {
         Table t = InstructionOracleTest.load(name);
         int[] it = itStates(t);
