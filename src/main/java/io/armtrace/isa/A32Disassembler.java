@@ -376,7 +376,11 @@ final class A32Disassembler {
     }
 
     private static String banked(int w, boolean r) {
-        int sysm = ((w >>> 16) & 15) | ((w >>> 4) & 0x10);
+        return bankedName(((w >>> 16) & 15) | ((w >>> 4) & 0x10), r);
+    }
+
+    /** Banked register names of MRS/MSR (banked register), DDI 0406C B9.2.3, as objdump writes them. */
+    static String bankedName(int sysm, boolean r) {
         if (r) {
             String[] spsr = {null, null, null, null, null, null, null, null, null, null, null, null, null, null,
                 "SPSR_fiq", null, "SPSR_irq", null, "SPSR_svc", null, "SPSR_abt", null, "SPSR_und", null, null, null,
@@ -384,9 +388,9 @@ final class A32Disassembler {
             String s = spsr[sysm];
             return s == null ? "SPSR" : s;
         }
-        String[] names = {"r8_usr", "r9_usr", "r10_usr", "r11_usr", "r12_usr", "sp_usr", "lr_usr", null, "r8_fiq",
-            "r9_fiq", "r10_fiq", "r11_fiq", "r12_fiq", "sp_fiq", "lr_fiq", null, "lr_irq", "sp_irq", "lr_svc", "sp_svc",
-            "lr_abt", "sp_abt", "lr_und", "sp_und", null, null, null, null, "lr_mon", "sp_mon", "elr_hyp", "sp_hyp"};
+        String[] names = {"R8_usr", "R9_usr", "R10_usr", "R11_usr", "R12_usr", "SP_usr", "LR_usr", null, "R8_fiq",
+            "R9_fiq", "R10_fiq", "R11_fiq", "R12_fiq", "SP_fiq", "LR_fiq", null, "LR_irq", "SP_irq", "LR_svc", "SP_svc",
+            "LR_abt", "SP_abt", "LR_und", "SP_und", null, null, null, null, "LR_mon", "SP_mon", "ELR_hyp", "SP_hyp"};
         String s = names[sysm];
         return s == null ? "APSR" : s;
     }

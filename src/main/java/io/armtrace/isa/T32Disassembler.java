@@ -671,8 +671,11 @@ final class T32Disassembler {
         return b.toString();
     }
 
+    /** MRS/MSR (banked register): SYSm is M:M1, M1 in hw1 3:0 (MRS) or hw2 11:8 (MSR), DDI 0406C A8.8.109. */
     private static String bankedT(int hw1, int hw2) {
-        return "banked";
+        boolean msr = (hw1 & 0xFFE0) == 0xF380;
+        int m1 = msr ? (hw2 >>> 8) & 15 : hw1 & 15;
+        return A32Disassembler.bankedName(((hw2 >>> 4) & 1) << 4 | m1, (hw1 & 0x10) != 0);
     }
 
     private static String hintsT32(int hw2, String c) {
