@@ -335,8 +335,7 @@ final class A32Disassembler {
             case 7:
                 switch (op) {
                     case 1:
-                        return "bkpt" + c + "\t" + Asm.hex(((w >>> 4) & 0xFFF0) | (w & 0xF)).replaceFirst("^0x", "0x")
-                                .transform(A32Disassembler::pad4);
+                        return "bkpt" + c + "\t" + pad4(((w >>> 4) & 0xFFF0) | (w & 0xF));
                     case 2:
                         return "hvc" + c + "\t" + (((w >>> 4) & 0xFFF0) | (w & 0xF));
                     case 3:
@@ -370,8 +369,9 @@ final class A32Disassembler {
         }
     }
 
-    private static String pad4(String hex) {
-        String digits = hex.substring(2);
+    /** objdump's "0x%04x". */
+    private static String pad4(int v) {
+        String digits = Integer.toHexString(v);
         return "0x" + "0000".substring(Math.min(4, digits.length())) + digits;
     }
 

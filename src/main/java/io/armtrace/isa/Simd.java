@@ -312,11 +312,8 @@ final class Simd {
         }
         String dd = d(w, 12, 22);
         String qm = vm(w, true);
-        int n = esize / 2;
-        int rn = esize - imm6 + esize / 2 * 0;
+        // narrowing shifts (A8.8.315 and friends): the source elements are twice esize
         int narrowRight = 2 * esize - imm6;
-        // narrowing shifts: the element size of the result is half
-        esize = esize >= 16 ? esize : esize;
         switch (a) {
             case 8:
                 if (!q) {
