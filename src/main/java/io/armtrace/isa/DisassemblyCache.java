@@ -7,8 +7,11 @@ import io.armtrace.trace.Isa;
 /**
  * Disassembly for a listing that walks executed instructions in order: remembers the text per
  * (address, ISA, IT state) in a fixed-size direct-mapped table, so a hot loop costs one lookup per
- * instruction, and follows IT blocks from one instruction to the next (the IT state is reset when
- * the walk jumps, since a branch out of an IT block must be its last instruction, DDI 0406C A8.8.54).
+ * instruction, and follows IT blocks from one instruction to the next. When the walk jumps, the IT
+ * state is reset (a branch out of an IT block must be its last instruction, DDI 0406C A8.8.54);
+ * a jump out of the middle of a block can only be an exception, whose return restores the IT state
+ * from the SPSR (B1.8.3), so the state is kept for the address the walk left and restored when the
+ * walk comes back to it.
  * Bounded: {@value #ENTRIES} entries, older ones are overwritten. One instance per listing; not
  * thread-safe.
  */
@@ -22,6 +25,8 @@ public final class DisassemblyCache {
     private final String[] texts = new String[ENTRIES];
     private long next = -1;
     private int itState;
+    private long suspendedAt = -1;
+    private int suspendedIt;
 
     public DisassemblyCache(Disassembler disassembler, MemoryImage memory, SymbolTable symbols) {
         this.disassembler = disassembler;
@@ -36,7 +41,16 @@ public final class DisassemblyCache {
      */
     public String text(long address, Isa isa, int size) {
         if (address != next) {
-            itState = 0;
+            if (InstructionClassifier.inItBlock(itState)) {
+                suspendedAt = next;
+                suspendedIt = itState;
+            }
+            if (address == suspendedAt) {
+                itState = suspendedIt;
+                suspendedAt = -1;
+            } else {
+                itState = 0;
+            }
         }
         next = address + size;
         int it = itState;

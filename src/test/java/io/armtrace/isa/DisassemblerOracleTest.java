@@ -131,6 +131,18 @@ class DisassemblerOracleTest {
     }
 
     @Test
+    void anExceptionReturnIntoAnItBlockGetsTheBlocksCondition() {
+        // ite gt; subgt r0, r0, r1; suble r1, r1, r0 (the gcd loop of the etm3-a9-thumb example, where
+        // an interrupt is taken after the IT and returns to the SUB, with ITSTATE restored from the SPSR)
+        MemoryImage m = code(0x100, 0xBFCC, 0x1A40, 0x1A09).addAll(code(0x400, 0x4770));
+        DisassemblyCache cache = new DisassemblyCache(new Disassembler(Profile.AR), m, SymbolTable.EMPTY);
+        assertThat(cache.text(0x100, Isa.T32, 2)).isEqualTo("ite     gt");
+        assertThat(cache.text(0x400, Isa.T32, 2)).isEqualTo("bx      lr");
+        assertThat(cache.text(0x102, Isa.T32, 2)).isEqualTo("subgt   r0, r0, r1");
+        assertThat(cache.text(0x104, Isa.T32, 2)).isEqualTo("suble   r1, r1, r0");
+    }
+
+    @Test
     void theSameDisassemblerServesAllTables() {
         assertThat(Map.of("A32 on M profile", new Disassembler(Profile.M).disassemble(0xE1A00000, 4, Isa.A32, 0, 0, null)))
                 .containsValue(new Disassembler.Text("<UNDEFINED>", ""));
