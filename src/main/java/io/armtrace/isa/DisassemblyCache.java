@@ -23,6 +23,8 @@ public final class DisassemblyCache {
     private final SymbolTable symbols;
     private final long[] keys = new long[ENTRIES];
     private final String[] texts = new String[ENTRIES];
+    /** Per entry: the IT instruction's firstcond:mask, or -1 for any other instruction. */
+    private final int[] itInstructions = new int[ENTRIES];
     private long next = -1;
     private int itState;
     private long suspendedAt = -1;
@@ -54,29 +56,32 @@ public final class DisassemblyCache {
         }
         next = address + size;
         int it = itState;
-        if (isa == Isa.T32 || isa == Isa.THUMB_EE) {
-            if (size == 2) {
-                int hw = memory.u16(address);
-                if (hw >= 0 && (hw & 0xFF00) == 0xBF00 && (hw & 0xF) != 0) {
-                    itState = hw & 0xFF;
-                } else {
-                    itState = InstructionClassifier.itAdvance(it);
-                }
-            } else {
-                itState = InstructionClassifier.itAdvance(it);
-            }
-        } else {
-            itState = 0;
-        }
         long key = (address & 0xFFFFFFFFL) | ((long) isa.ordinal() << 32) | ((long) it << 40);
         int slot = (int) ((key ^ (key >>> 17) ^ (key >>> 40)) * 0x9E3779B1L >>> 18) & (ENTRIES - 1);
+        String s;
+        int itInstruction;
         if (keys[slot] == key) {
-            return texts[slot];
+            s = texts[slot];
+            itInstruction = itInstructions[slot];
+        } else {
+            Disassembler.Text t = disassembler.disassemble(memory, address, isa, it, symbols);
+            s = t == null ? null : listing(t);
+            itInstruction = -1;
+            if (isa != Isa.A32 && size == 2) {
+                int hw = memory.u16(address);
+                if (hw >= 0 && (hw & 0xFF00) == 0xBF00 && (hw & 0xF) != 0) {
+                    itInstruction = hw & 0xFF;
+                }
+            }
+            keys[slot] = key;
+            texts[slot] = s;
+            itInstructions[slot] = itInstruction;
         }
-        Disassembler.Text t = disassembler.disassemble(memory, address, isa, it, symbols);
-        String s = t == null ? null : listing(t);
-        keys[slot] = key;
-        texts[slot] = s;
+        if (isa == Isa.A32) {
+            itState = 0;
+        } else {
+            itState = itInstruction >= 0 ? itInstruction : InstructionClassifier.itAdvance(it);
+        }
         return s;
     }
 
