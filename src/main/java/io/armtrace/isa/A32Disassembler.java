@@ -62,6 +62,9 @@ final class A32Disassembler {
         String rm = r(w);
         int type = (w >>> 5) & 3;
         if ((w & 0x10) != 0) {
+            if ((w & 0x80) != 0) {
+                return rm; // bit 7 set is not a register shift; objdump prints the register alone
+            }
             return rm + ", " + SHIFT[type] + " " + r(w >>> 8);
         }
         return rm + shiftImm(type, (w >>> 7) & 31);
@@ -101,7 +104,7 @@ final class A32Disassembler {
             if (op == 13 && (w & 0x02000000) == 0) {
                 int type = (w >>> 5) & 3;
                 if ((w & 0x10) != 0) {
-                    return SHIFT[type] + ss + c + "\t" + rd + ", " + r(w) + ", " + r(w >>> 8);
+                    return SHIFT[type] + ss + c + "\t" + rd + ", " + r(w) + ((w & 0x80) != 0 ? "" : ", " + r(w >>> 8));
                 }
                 int amount = (w >>> 7) & 31;
                 if (type == 0 && amount == 0) {
@@ -181,7 +184,13 @@ final class A32Disassembler {
     private static String group0(int w, String c) {
         if ((w & 0x90) == 0x90) {
             if ((w & 0x60) == 0) {
-                return (w & 0x01000000) == 0 ? multiply(w, c) : synchronization(w, c);
+                String m = (w & 0x01000000) == 0 ? multiply(w, c) : synchronization(w, c);
+                return m != null ? m : dataProcessing(w, c);
+            }
+            if ((w & 0x00400F00) != 0 && (w & 0x00400000) == 0 && (w & 0x01900000) == 0x01100000) {
+                // register offset with should-be-zero bits 11:8 set, in the data-processing test/compare
+                // space: objdump reads the TST/TEQ/CMP/CMN (DDI 0406C A5.2.8 leaves it UNPREDICTABLE)
+                return dataProcessing(w, c);
             }
             return extraLoadStore(w, c);
         }
@@ -409,11 +418,12 @@ final class A32Disassembler {
                 if ((w & 0x20) == 0) {
                     return "smlaw" + y + c + "\t" + d + ", " + m + ", " + s + ", " + a;
                 }
-                return "smulw" + y + c + "\t" + d + ", " + m + ", " + s;
+                return (w & 0xF000) != 0 ? null : "smulw" + y + c + "\t" + d + ", " + m + ", " + s;
             case 2:
                 return "smlal" + xy + c + "\t" + a + ", " + d + ", " + m + ", " + s;
             default:
-                return "smul" + xy + c + "\t" + d + ", " + m + ", " + s;
+                // Ra (15:12) should be zero; objdump reads other values as CMN (A5.2.7)
+                return (w & 0xF000) != 0 ? null : "smul" + xy + c + "\t" + d + ", " + m + ", " + s;
         }
     }
 

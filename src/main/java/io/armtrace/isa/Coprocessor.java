@@ -42,6 +42,9 @@ final class Coprocessor {
             String m = ((w & 0x00100000) != 0 ? "ldc" : "stc") + suffix + ((w & 0x00400000) != 0 ? "l" : "");
             return m + c + "\t" + coproc + ", cr" + ((w >>> 12) & 15) + ", " + address(w);
         }
+        if ((w & 0x10) == 0 && !two && coproc == 1) {
+            return fpaArithmetic(w, c);
+        }
         if ((w & 0x10) == 0) {
             return "cdp" + suffix + c + "\t" + coproc + ", " + ((w >>> 20) & 15) + ", cr" + ((w >>> 12) & 15) + ", cr"
                     + ((w >>> 16) & 15) + ", cr" + (w & 15) + ", {" + ((w >>> 5) & 7) + "}";
@@ -78,6 +81,30 @@ final class Coprocessor {
             default:
                 return null;
         }
+    }
+
+    private static final String[] FPA_DYADIC = {"adf", "muf", "suf", "rsf", "dvf", "rdf", "pow", "rpw", "rmf", "fml",
+        "fdv", "frd", "pol", null, null, null};
+    private static final String[] FPA_MONADIC = {"mvf", "mnf", "abs", "rnd", "sqt", "log", "lgn", "exp", "sin", "cos",
+        "tan", "asn", "acs", "atn", "urd", "nrm"};
+    private static final String[] FPA_CONSTANT = {"0.0", "1.0", "2.0", "3.0", "4.0", "5.0", "0.5", "10.0"};
+
+    /**
+     * FPA data operations (coprocessor 1 CDP): operation, condition, precision (s, d, e, or objdump's
+     * "<illegal precision>"), rounding (p, m, z); the last operand is fm or one of eight constants.
+     */
+    private static String fpaArithmetic(int w, String c) {
+        boolean monadic = (w & 0x8000) != 0;
+        String op = (monadic ? FPA_MONADIC : FPA_DYADIC)[(w >>> 20) & 15];
+        if (op == null) {
+            return null;
+        }
+        int p = ((w >>> 18) & 2) | ((w >>> 7) & 1);
+        String precision = p == 3 ? "<illegal precision>" : "sde".substring(p, p + 1);
+        String rounding = new String[] {"", "p", "m", "z"}[(w >>> 5) & 3];
+        String fm = (w & 8) != 0 ? "#" + FPA_CONSTANT[w & 7] : "f" + (w & 7);
+        String fd = "f" + ((w >>> 12) & 7);
+        return op + c + precision + rounding + "\t" + fd + ", " + (monadic ? "" : "f" + ((w >>> 16) & 7) + ", ") + fm;
     }
 
     /** The addressing mode of LDC/STC: offset, pre-indexed, post-indexed or unindexed with an option. */
