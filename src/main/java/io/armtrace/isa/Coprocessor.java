@@ -43,7 +43,10 @@ final class Coprocessor {
             return m + c + "\t" + coproc + ", cr" + ((w >>> 12) & 15) + ", " + address(w);
         }
         if ((w & 0x10) == 0 && !two && coproc == 1) {
-            return fpaArithmetic(w, c);
+            String fpa = fpaArithmetic(w, c);
+            if (fpa != null) {
+                return fpa;
+            }
         }
         if ((w & 0x10) == 0) {
             return "cdp" + suffix + c + "\t" + coproc + ", " + ((w >>> 20) & 15) + ", cr" + ((w >>> 12) & 15) + ", cr"
