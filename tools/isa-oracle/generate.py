@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Builds the oracle tables for armtrace's instruction classifier from GNU objdump's disassembly.
+"""Builds the oracle tables for armtrace's instruction classifier and disassembler from GNU objdump's output.
 
 The tables are an independent reference: real code (C programs, newlib's libc and libm, libgcc, and
 the rare_*.S files next to this script) is compiled and linked by the GNU Arm toolchain and
@@ -28,10 +28,10 @@ Table format (gzip-compressed UTF-8 text, one file per configuration, <name>.tsv
     size     2 or 4;
     opcode   hex; A32 word, T32 halfword, or first halfword followed by second (as Insn.opcode);
     mnemonic objdump's mnemonic, as printed (with condition and .w/.n);
-    operands objdump's operands with its comments ('@ ...') and symbol annotations ('<sym+off>')
-             removed, kept only where they name the pc or the instruction is an MCR (CP15
-             barriers); empty otherwise, which keeps the tables small and loses nothing the test
-             reads (it looks for the pc as destination, in a register list, and for '^');
+    operands objdump's operands with its comments ('@ ...') and everything in angle brackets
+             removed (symbol annotations '<sym+off>', '<undefined>', '<illegal reg ...>');
+             InstructionOracleTest reads the pc as destination, in a register list, and '^' from
+             them, DisassemblerOracleTest compares the disassembler's operands with them;
     target   for b/bl/blx/cbz/cbnz with an address operand: that address (hex), objdump's own
              computation of the direct branch target; otherwise '-'.
 Rows that objdump prints as data (.word/.short/.byte, mapping symbol $d) or as undefined are not
@@ -165,8 +165,6 @@ def rows(objdump_cmd, counts):
             counts["other"] += 1
             continue
         ops = SYMBOL.sub("", COMMENT.sub("", ops)).strip()
-        if not PC.search(ops) and not mnem.startswith("mcr"):
-            ops = ""
         target = "-"
         if DIRECT.match(mnem):
             last = SYMBOL.sub("", COMMENT.sub("", m.group(4) or "")).split(",")[-1].strip()

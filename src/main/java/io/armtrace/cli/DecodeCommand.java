@@ -43,7 +43,7 @@ final class DecodeCommand implements Callable<Integer> {
     @Option(names = "--format", paramLabel = "FORMAT", description = "Output format: text (default) or jsonl.")
     Format format = Format.text;
 
-    @Option(names = "--insn", description = "Text format: list every instruction, not just ranges.")
+    @Option(names = "--insn", description = "Text format: list every instruction (address, opcode, disassembly), not just ranges.")
     boolean perInstruction;
 
     @Option(names = "--ranges", description = "JSONL format: one object per instruction range instead of one per instruction.")
@@ -248,14 +248,16 @@ final class DecodeCommand implements Callable<Integer> {
         // decoder -> timeline (running time) -> filter -> --last -> writer; the writer reads the timeline
         io.armtrace.view.Timeline timeline = time || filter.needsTimeline() ? new io.armtrace.view.Timeline() : null;
         if (format == Format.jsonl) {
-            sink = new JsonlWriter(out, job.input().image(), several, ranges).annotate(annotate)
+            sink = new JsonlWriter(out, job.input().image(), several, ranges).annotate(annotate,
+                            job.protocol().profile(job.input().registers()))
                     .time(time ? timeline : null);
         } else {
             if (several) {
                 out.println("# " + job.label() + ": " + job.protocol().title());
             }
-            sink = new TextWriter(out, job.input().image(), perInstruction, several).annotate(annotate)
-                    .time(time ? timeline : null);
+            sink = new TextWriter(out, job.input().image(), perInstruction, several,
+                    job.protocol().profile(job.input().registers()))
+                    .annotate(annotate).time(time ? timeline : null);
         }
         if (last != null) {
             sink = new io.armtrace.view.LastInstructions(sink, last, job.input().image().memory());

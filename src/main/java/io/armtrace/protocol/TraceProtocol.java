@@ -26,6 +26,15 @@ public interface TraceProtocol {
      */
     List<String> registerNames();
 
+    /**
+     * The architecture profile of the traced core as far as {@code registers} tell it (A/R unless the
+     * protocol only exists on M-profile cores or a register says ARMv7-M): views use it where A/R and M read
+     * an instruction differently, e.g. the special registers of MRS/MSR in a disassembly.
+     */
+    default io.armtrace.isa.Profile profile(Registers registers) {
+        return io.armtrace.isa.Profile.AR;
+    }
+
     /** True if a snapshot device of this {@code type} (e.g. "ETM3.5", "PTM1.1") speaks this protocol. */
     boolean handlesDeviceType(String type);
 

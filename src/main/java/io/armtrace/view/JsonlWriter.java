@@ -59,9 +59,19 @@ public final class JsonlWriter implements ElementSink {
         this(out, image, withSource, false);
     }
 
-    /** Adds {@code sym}, {@code file} and {@code line} to every {@code insn} (and {@code range}: of its start). */
+    /**
+     * Adds {@code sym}, {@code file} and {@code line} to every {@code insn} (and {@code range}: of its start),
+     * and {@code disasm} to every {@code insn}; special registers are named as in the A/R profile.
+     */
     public JsonlWriter annotate(boolean on) {
+        return annotate(on, io.armtrace.isa.Profile.AR);
+    }
+
+    /** As {@link #annotate(boolean)}; {@code profile} selects how MRS/MSR name special registers. */
+    public JsonlWriter annotate(boolean on, io.armtrace.isa.Profile profile) {
         this.annotator = on ? new Annotator(image) : null;
+        this.disassembly = on && !ranges ? new io.armtrace.isa.DisassemblyCache(new io.armtrace.isa.Disassembler(profile),
+                image.memory(), image.symbols()) : null;
         return this;
     }
 
@@ -77,6 +87,7 @@ public final class JsonlWriter implements ElementSink {
     private static final SerializedString F_SYM = new SerializedString("sym");
     private static final SerializedString F_FILE = new SerializedString("file");
     private static final SerializedString F_LINE = new SerializedString("line");
+    private static final SerializedString F_DISASM = new SerializedString("disasm");
     private static final SerializedString F_CYCLES = new SerializedString("cycles");
     private static final SerializedString F_TS = new SerializedString("ts");
 
@@ -86,6 +97,18 @@ public final class JsonlWriter implements ElementSink {
      * the instruction loop calls this).
      */
     private void instructionFields(long address) throws IOException {
+        instructionFields(address, 0, null);
+    }
+
+    /** {@code size} and {@code isa} of the instruction at {@code address}; 0 and null for a range's start. */
+    private void instructionFields(long address, int size, io.armtrace.trace.Isa isa) throws IOException {
+        if (disassembly != null && isa != null) {
+            String text = disassembly.text(address, isa, size);
+            if (text != null) {
+                g.writeFieldName(F_DISASM);
+                g.writeString(textBuf, 0, singleSpaced(text));
+            }
+        }
         if (annotator != null) {
             io.armtrace.image.Symbol s = annotator.symbol(address);
             if (s != null) {
@@ -106,6 +129,33 @@ public final class JsonlWriter implements ElementSink {
         timeFields();
     }
 
+    /**
+     * Copies listing text ("mnemonic" padded to a column, then operands) into {@link #textBuf} with one space
+     * between mnemonic and operands, as a field value is read rather than lined up; returns the length.
+     */
+    private int singleSpaced(String text) {
+        if (textBuf.length < text.length()) {
+            textBuf = new char[text.length() * 2];
+        }
+        int n = 0;
+        boolean space = false;
+        boolean operands = false;
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (c == ' ' && !operands) {
+                space = true;
+                continue;
+            }
+            if (space && !operands) {
+                textBuf[n++] = ' ';
+                operands = true;
+            }
+            textBuf[n++] = c;
+        }
+        return n;
+    }
+
+    private io.armtrace.isa.DisassemblyCache disassembly;
     private SerializedString fileText;
     private io.armtrace.image.Symbol textSymbol;
     private int textNameLength;
@@ -246,7 +296,7 @@ public final class JsonlWriter implements ElementSink {
                 g.writeFieldName(F_EXECUTED);
                 g.writeBoolean(i < r.count() - 1 || r.lastExecuted());
                 if (annotator != null || timeline != null) { // any optional per-instruction field asked for
-                    instructionFields(a);
+                    instructionFields(a, size, r.isa());
                 }
                 endLine();
                 a += size;

@@ -1,6 +1,9 @@
 package io.armtrace.view;
 
 import io.armtrace.image.ProgramImage;
+import io.armtrace.isa.Disassembler;
+import io.armtrace.isa.DisassemblyCache;
+import io.armtrace.isa.Profile;
 import io.armtrace.trace.Context;
 import io.armtrace.trace.CycleCount;
 import io.armtrace.trace.DecodeError;
@@ -20,7 +23,8 @@ import java.util.Locale;
 
 /**
  * Human-readable listing: one line per element, addresses in hex, function names where the image has
- * symbols; with {@code perInstruction}, every instruction of a range on its own line.
+ * symbols; with {@code perInstruction}, every instruction of a range on its own line with its
+ * opcode and its disassembly (objdump's syntax, see {@link Disassembler}).
  */
 public final class TextWriter implements ElementSink {
     private final PrintWriter out;
@@ -28,6 +32,7 @@ public final class TextWriter implements ElementSink {
     private final Symbolizer symbols;
     private final boolean perInstruction;
     private final boolean withSource;
+    private final DisassemblyCache disassembly;
     private final StringBuilder line = new StringBuilder(128);
     private Annotator annotator;
     private Timeline timeline;
@@ -35,6 +40,13 @@ public final class TextWriter implements ElementSink {
     private int tailChainSource;
 
     public TextWriter(PrintWriter out, ProgramImage image, boolean perInstruction, boolean withSource) {
+        this(out, image, perInstruction, withSource, Profile.AR);
+    }
+
+    /** {@code profile} selects how MRS/MSR name special registers in the disassembly (M: PRIMASK etc.). */
+    public TextWriter(PrintWriter out, ProgramImage image, boolean perInstruction, boolean withSource, Profile profile) {
+        this.disassembly = perInstruction
+                ? new DisassemblyCache(new Disassembler(profile), image.memory(), image.symbols()) : null;
         this.out = out;
         this.image = image;
         this.symbols = new Symbolizer(image.symbols());
@@ -148,11 +160,21 @@ public final class TextWriter implements ElementSink {
                 InstructionWalk.forEach(r, image.memory(), (a, size, executed) -> {
                     start(r).append("  ").append(hex(a)).append("  ").append(r.isa()).append(' ');
                     line.append(opcode(a, size, r.isa()));
+                    String text = disassembly.text(a, r.isa(), size);
+                    String where = annotator != null ? "" : where(a);
+                    if (text != null) {
+                        line.append("  ").append(text);
+                        if (!executed || annotator != null || !where.isEmpty()) {
+                            for (int pad = DISASSEMBLY_WIDTH - text.length(); pad > 0; pad--) {
+                                line.append(' ');
+                            }
+                        }
+                    }
                     line.append(executed ? "" : "  (condition failed)");
                     if (annotator != null) {
                         annotation(a);
                     } else {
-                        line.append(where(a));
+                        line.append(where);
                     }
                     emit();
                 });
@@ -263,6 +285,9 @@ public final class TextWriter implements ElementSink {
         int hw = image.memory().u16(address);
         return hw < 0 ? "????     " : hexDigits(hw, 4) + "     ";
     }
+
+    /** The disassembly column is padded to this width so that the flags and symbols line up. */
+    private static final int DISASSEMBLY_WIDTH = 32;
 
     private static final char[] HEX = "0123456789abcdef".toCharArray();
 

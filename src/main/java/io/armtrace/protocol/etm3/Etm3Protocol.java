@@ -44,6 +44,11 @@ public final class Etm3Protocol implements TraceProtocol {
         return Etm3Config.of(registers).describe();
     }
 
+    @Override
+    public io.armtrace.isa.Profile profile(Registers registers) {
+        return Etm3Config.of(registers).armv7m() ? io.armtrace.isa.Profile.M : io.armtrace.isa.Profile.AR;
+    }
+
     static Etm3Config config(DecodeInput input) {
         Etm3Config c = Etm3Config.of(input.registers());
         if (c.traceId() == 0 && input.traceId() > 0) {

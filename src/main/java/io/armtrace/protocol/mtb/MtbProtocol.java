@@ -37,6 +37,11 @@ public final class MtbProtocol implements TraceProtocol {
     }
 
     @Override
+    public io.armtrace.isa.Profile profile(Registers registers) {
+        return io.armtrace.isa.Profile.M; // the MTB exists on M-profile cores only
+    }
+
+    @Override
     public java.util.List<String> registerNames() {
         return java.util.List.of("POSITION", "MASTER", "FLOW", "BASE", "PC", "VTOR");
     }

@@ -1,0 +1,98 @@
+package io.armtrace.isa;
+
+import io.armtrace.image.MemoryImage;
+import io.armtrace.image.SymbolTable;
+import io.armtrace.trace.Isa;
+
+/**
+ * Disassembly for a listing that walks executed instructions in order: remembers the text per
+ * (address, ISA, IT state) in a fixed-size direct-mapped table, so a hot loop costs one lookup per
+ * instruction, and follows IT blocks from one instruction to the next. When the walk jumps, the IT
+ * state is reset (a branch out of an IT block must be its last instruction, DDI 0406C A8.8.54);
+ * a jump out of the middle of a block can only be an exception, whose return restores the IT state
+ * from the SPSR (B1.8.3), so the state is kept for the address the walk left and restored when the
+ * walk comes back to it.
+ * Bounded: {@value #ENTRIES} entries, older ones are overwritten. One instance per listing; not
+ * thread-safe.
+ */
+public final class DisassemblyCache {
+    static final int ENTRIES = 1 << 14;
+
+    private final Disassembler disassembler;
+    private final MemoryImage memory;
+    private final SymbolTable symbols;
+    private final long[] keys = new long[ENTRIES];
+    private final String[] texts = new String[ENTRIES];
+    /** Per entry: the IT instruction's firstcond:mask, or -1 for any other instruction. */
+    private final int[] itInstructions = new int[ENTRIES];
+    private long next = -1;
+    private int itState;
+    private long suspendedAt = -1;
+    private int suspendedIt;
+
+    public DisassemblyCache(Disassembler disassembler, MemoryImage memory, SymbolTable symbols) {
+        this.disassembler = disassembler;
+        this.memory = memory;
+        this.symbols = symbols;
+        java.util.Arrays.fill(keys, -1);
+    }
+
+    /**
+     * The instruction at {@code address} as listing text ("mnemonic operands", the mnemonic padded to
+     * eight columns), or null if its bytes are not in the image. Call in execution order.
+     */
+    public String text(long address, Isa isa, int size) {
+        if (address != next) {
+            if (InstructionClassifier.inItBlock(itState)) {
+                suspendedAt = next;
+                suspendedIt = itState;
+            }
+            if (address == suspendedAt) {
+                itState = suspendedIt;
+                suspendedAt = -1;
+            } else {
+                itState = 0;
+            }
+        }
+        next = address + size;
+        int it = itState;
+        long key = (address & 0xFFFFFFFFL) | ((long) isa.ordinal() << 32) | ((long) it << 40);
+        int slot = (int) ((key ^ (key >>> 17) ^ (key >>> 40)) * 0x9E3779B1L >>> 18) & (ENTRIES - 1);
+        String s;
+        int itInstruction;
+        if (keys[slot] == key) {
+            s = texts[slot];
+            itInstruction = itInstructions[slot];
+        } else {
+            Disassembler.Text t = disassembler.disassemble(memory, address, isa, it, symbols);
+            s = t == null ? null : listing(t);
+            itInstruction = -1;
+            if (isa != Isa.A32 && size == 2) {
+                int hw = memory.u16(address);
+                if (hw >= 0 && (hw & 0xFF00) == 0xBF00 && (hw & 0xF) != 0) {
+                    itInstruction = hw & 0xFF;
+                }
+            }
+            keys[slot] = key;
+            texts[slot] = s;
+            itInstructions[slot] = itInstruction;
+        }
+        if (isa == Isa.A32) {
+            itState = 0;
+        } else {
+            itState = itInstruction >= 0 ? itInstruction : InstructionClassifier.itAdvance(it);
+        }
+        return s;
+    }
+
+    static String listing(Disassembler.Text t) {
+        if (t.operands().isEmpty()) {
+            return t.mnemonic();
+        }
+        StringBuilder b = new StringBuilder(t.mnemonic().length() + t.operands().length() + 8).append(t.mnemonic());
+        do {
+            b.append(' ');
+        } while (b.length() < 8);
+        return b.append(t.operands()).toString();
+    }
+}
