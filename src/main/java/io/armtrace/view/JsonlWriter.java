@@ -106,7 +106,7 @@ public final class JsonlWriter implements ElementSink {
             String text = disassembly.text(address, isa, size);
             if (text != null) {
                 g.writeFieldName(F_DISASM);
-                g.writeString(textBuf, 0, singleSpaced(text));
+                g.writeString(disasmBuf, 0, singleSpaced(text));
             }
         }
         if (annotator != null) {
@@ -130,12 +130,12 @@ public final class JsonlWriter implements ElementSink {
     }
 
     /**
-     * Copies listing text ("mnemonic" padded to a column, then operands) into {@link #textBuf} with one space
+     * Copies listing text ("mnemonic" padded to a column, then operands) into {@link #disasmBuf} with one space
      * between mnemonic and operands, as a field value is read rather than lined up; returns the length.
      */
     private int singleSpaced(String text) {
-        if (textBuf.length < text.length()) {
-            textBuf = new char[text.length() * 2];
+        if (disasmBuf.length < text.length()) {
+            disasmBuf = new char[text.length() * 2];
         }
         int n = 0;
         boolean space = false;
@@ -147,15 +147,17 @@ public final class JsonlWriter implements ElementSink {
                 continue;
             }
             if (space && !operands) {
-                textBuf[n++] = ' ';
+                disasmBuf[n++] = ' ';
                 operands = true;
             }
-            textBuf[n++] = c;
+            disasmBuf[n++] = c;
         }
         return n;
     }
 
     private io.armtrace.isa.DisassemblyCache disassembly;
+    /** Its own buffer: {@link #textBuf} keeps the current symbol's name between instructions. */
+    private char[] disasmBuf = new char[64];
     private SerializedString fileText;
     private io.armtrace.image.Symbol textSymbol;
     private int textNameLength;
