@@ -36,9 +36,11 @@ final class DeformatCommand implements Callable<Integer> {
             throw new InputException(file + ": no such file.");
         }
         int id = InputOptions.parseId(source);
-        byte[] raw = FormattedTrace.extract(file, id);
-        Files.write(output, raw);
-        spec.commandLine().getErr().printf("%s: %d bytes of trace ID 0x%02x written to %s%n", file, raw.length, id, output);
+        long written;
+        try (java.io.OutputStream out = new java.io.BufferedOutputStream(Files.newOutputStream(output), 1 << 16)) {
+            written = FormattedTrace.extract(file, id, out);
+        }
+        spec.commandLine().getErr().printf("%s: %d bytes of trace ID 0x%02x written to %s%n", file, written, id, output);
         return 0;
     }
 }

@@ -1,6 +1,5 @@
 package io.armtrace.cli;
 
-import io.armtrace.image.MemoryImage;
 import io.armtrace.protocol.Protocols;
 import io.armtrace.protocol.TraceProtocol;
 import io.armtrace.source.FrameDeformatter;
@@ -86,9 +85,7 @@ final class InfoCommand implements Callable<Integer> {
                 out.println("    no memory dumps");
             }
             for (Snapshot.Dump dump : d.dumps()) {
-                MemoryImage m = new MemoryImage();
-                io.armtrace.image.RawImage.load(m, dump.file(), dump.address(), dump.offset(), dump.length());
-                long size = m.regions().get(0).data().length;
+                long size = io.armtrace.image.RawImage.size(dump.file(), dump.offset(), dump.length());
                 out.printf("    0x%08x-0x%08x  %7d bytes  %s%s%n", dump.address(), dump.address() + size, size,
                         s.directory().relativize(dump.file()), dump.space() == null ? "" : "  (space " + dump.space() + ")");
             }
@@ -99,10 +96,12 @@ final class InfoCommand implements Callable<Integer> {
             long size = Files.size(b.file());
             out.printf("  %s: %s, %s, %d bytes", b.name(), s.directory().relativize(b.file()), b.format().iniName(), size);
             if (b.format().formatted()) {
-                Map<Integer, byte[]> ids = FrameDeformatter.demultiplex(Files.readAllBytes(b.file()),
-                        b.format() == io.armtrace.source.BufferFormat.DSTREAM_CORESIGHT);
+                Map<Integer, Long> ids;
+                try (InputStream in = Files.newInputStream(b.file())) {
+                    ids = FrameDeformatter.bytesPerSource(in, b.format() == io.armtrace.source.BufferFormat.DSTREAM_CORESIGHT);
+                }
                 StringBuilder sb = new StringBuilder();
-                ids.forEach((id, bytes) -> sb.append(sb.isEmpty() ? "" : ", ").append(String.format("0x%02x: %d", id, bytes.length)));
+                ids.forEach((id, bytes) -> sb.append(sb.isEmpty() ? "" : ", ").append(String.format("0x%02x: %d", id, bytes)));
                 out.print("; bytes per trace ID: " + (sb.isEmpty() ? "none" : sb));
             }
             out.println();
