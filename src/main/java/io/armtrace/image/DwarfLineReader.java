@@ -68,6 +68,9 @@ final class DwarfLineReader {
             }
         } catch (IndexOutOfBoundsException e) {
             throw new ImageException(name + ": the .debug_line section is truncated at byte " + r.pos + ".", e);
+        } catch (ImageException e) {
+            // the reader's own messages say what and where; the file's name goes in front
+            throw new ImageException(name + ": " + e.getMessage(), e);
         }
         return r;
     }

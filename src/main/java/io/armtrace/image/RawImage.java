@@ -65,12 +65,12 @@ public final class RawImage {
     public static ProgramImage parseArgument(String arg, ProgramImage into) {
         int at = arg.lastIndexOf('@');
         if (at > 0) {
-            Path file = Path.of(arg.substring(0, at));
+            Path file = path(arg.substring(0, at));
             long address;
             try {
                 address = Long.decode(arg.substring(at + 1));
             } catch (NumberFormatException e) {
-                throw new ImageException(arg + ": the address after '@' is not a number.");
+                throw new ImageException(shorten(arg) + ": the address after '@' is not a number.");
             }
             if (!Files.isRegularFile(file)) {
                 throw new ImageException(file + ": no such file.");
@@ -78,7 +78,7 @@ public final class RawImage {
             load(into.memory(), file, address, 0, -1);
             return into;
         }
-        Path file = Path.of(arg);
+        Path file = path(arg);
         if (!Files.isRegularFile(file)) {
             throw new ImageException(file + ": no such file.");
         }
@@ -91,6 +91,19 @@ public final class RawImage {
         SymbolTable symbols = elf.symbols().isEmpty() ? into.symbols() : elf.symbols();
         LineTable lines = into.lines() == LineTable.EMPTY ? elf.lines() : into.lines();
         return new ProgramImage(into.memory(), symbols, lines);
+    }
+
+    private static Path path(String name) {
+        try {
+            return Path.of(name);
+        } catch (java.nio.file.InvalidPathException e) {
+            throw new ImageException(shorten(name) + ": not a possible file name (" + e.getReason() + ").");
+        }
+    }
+
+    /** At most about 200 characters of a value for an error message. */
+    private static String shorten(String value) {
+        return value.length() <= 200 ? value : value.substring(0, 200) + "...";
     }
 
     private static boolean looksLikeElf(Path file) {
