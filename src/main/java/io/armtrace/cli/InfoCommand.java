@@ -96,9 +96,12 @@ final class InfoCommand implements Callable<Integer> {
             long size = Files.size(b.file());
             out.printf("  %s: %s, %s, %d bytes", b.name(), s.directory().relativize(b.file()), b.format().iniName(), size);
             if (b.format().formatted()) {
-                Map<Integer, Long> ids;
-                try (InputStream in = Files.newInputStream(b.file())) {
-                    ids = FrameDeformatter.bytesPerSource(in, b.format() == io.armtrace.source.BufferFormat.DSTREAM_CORESIGHT);
+                Map<Integer, Long> ids = counted.get(b.file());
+                if (ids == null) {
+                    try (InputStream in = Files.newInputStream(b.file())) {
+                        ids = FrameDeformatter.bytesPerSource(in, b.format() == io.armtrace.source.BufferFormat.DSTREAM_CORESIGHT);
+                    }
+                    counted.put(b.file(), ids);
                 }
                 StringBuilder sb = new StringBuilder();
                 ids.forEach((id, bytes) -> sb.append(sb.isEmpty() ? "" : ", ").append(String.format("0x%02x: %d", id, bytes)));
@@ -138,9 +141,23 @@ final class InfoCommand implements Callable<Integer> {
         return 0;
     }
 
-    private static long bytesOf(SnapshotSource src) {
-        try (InputStream in = src.data().open()) {
-            return in.transferTo(java.io.OutputStream.nullOutputStream());
+    /** Bytes per trace ID of each formatted buffer, counted in one pass however many sources share it. */
+    private final Map<Path, Map<Integer, Long>> counted = new java.util.HashMap<>();
+
+    private long bytesOf(SnapshotSource src) {
+        try {
+            if (!src.bufferFormat().formatted()) {
+                return Files.size(src.bufferFile());
+            }
+            Map<Integer, Long> ids = counted.get(src.bufferFile());
+            if (ids == null) {
+                try (InputStream in = Files.newInputStream(src.bufferFile())) {
+                    ids = FrameDeformatter.bytesPerSource(in,
+                            src.bufferFormat() == io.armtrace.source.BufferFormat.DSTREAM_CORESIGHT);
+                }
+                counted.put(src.bufferFile(), ids);
+            }
+            return ids.getOrDefault(src.traceId(), 0L);
         } catch (IOException e) {
             return -1;
         }
