@@ -172,6 +172,24 @@ public final class ElfImage {
             if (type != 8 /* SHT_NOBITS */ && type != 0 /* SHT_NULL */ && offset + size > b.length) {
                 throw new ImageException(name + ": damaged ELF file (section " + i + " lies outside the file).");
             }
+            // hash tables and notes give their own sizes (nbucket, nchain; GNU: nbuckets, bloom size; namesz,
+            // descsz) and jelf allocates by them: they must fit in the section (ELF gABI "Hash Table")
+            long need = -1;
+            if (type == 5 /* SHT_HASH */) {
+                need = size < 8 ? Long.MAX_VALUE
+                        : 8 + 4 * ((h.getInt((int) offset) & 0xFFFFFFFFL) + (h.getInt((int) offset + 4) & 0xFFFFFFFFL));
+            } else if (type == 0x6FFFFFF6 /* SHT_GNU_HASH */) {
+                need = size < 16 ? Long.MAX_VALUE
+                        : 16 + 4 * ((h.getInt((int) offset) & 0xFFFFFFFFL) + (h.getInt((int) offset + 8) & 0xFFFFFFFFL));
+            } else if (type == 7 /* SHT_NOTE */ && size >= 12) {
+                // a note gives the sizes of its name and descriptor (ELF gABI "Note Section")
+                need = 12 + ((h.getInt((int) offset) & 0xFFFFFFFFL) + 3 & ~3L)
+                        + ((h.getInt((int) offset + 4) & 0xFFFFFFFFL) + 3 & ~3L);
+            }
+            if (need > size) {
+                throw new ImageException(name + ": damaged ELF file (the table in section " + i
+                        + " is larger than the section).");
+            }
         }
     }
 }
