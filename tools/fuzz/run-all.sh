@@ -43,7 +43,7 @@ for t in $targets; do
   log="$tmp/${class##*.}-$method.log"
   start=$(date +%s)
   touch "$tmp/marker"
-  JAZZER_FUZZ=1 timeout $((seconds * 3 + 300)) mvn -B surefire:test -Dtest="$class#$method" \
+  JAZZER_FUZZ=1 timeout $((seconds * 2 + 150)) mvn -B surefire:test -Dtest="$class#$method" \
     -Dsurefire.failIfNoSpecifiedTests=false > "$log" 2>&1
   rc=$?
   took=$(( $(date +%s) - start ))
@@ -52,7 +52,11 @@ for t in $targets; do
     printf '%-62s %8s ok (%s runs)\n' "$class#$method" "$took" "${runs:-?}"
   else
     failed=1
-    printf '%-62s %8s FINDING (exit %s)\n' "$class#$method" "$took" "$rc"
+    if [ $rc -eq 124 ]; then
+      printf '%-62s %8s FINDING (a hang: killed after %s s; the last inputs of the log lead to it)\n' "$class#$method" "$took" "$took"
+    else
+      printf '%-62s %8s FINDING (exit %s)\n' "$class#$method" "$took" "$rc"
+    fi
     dest="$findings/${class##*.}-$method"
     mkdir -p "$dest"
     cp "$log" "$dest/"
