@@ -53,7 +53,7 @@ for t in $targets; do
   else
     failed=1
     if [ $rc -eq 124 ]; then
-      printf '%-62s %8s FINDING (a hang: killed after %s s; the last inputs of the log lead to it)\n' "$class#$method" "$took" "$took"
+      printf '%-62s %8s FINDING (a hang: killed, Jazzer saved no input)\n' "$class#$method" "$took"
     else
       printf '%-62s %8s FINDING (exit %s)\n' "$class#$method" "$took" "$rc"
     fi
