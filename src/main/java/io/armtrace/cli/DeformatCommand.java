@@ -43,12 +43,14 @@ final class DeformatCommand implements Callable<Integer> {
         if (Files.isRegularFile(output) && !force) {
             throw new InputException("-o " + Messages.shorten(output.toString()) + ": already exists; add --force to replace it.");
         }
-        byte[] raw = FormattedTrace.extract(file, id);
+        long written;
         try (OutputFile out = OutputFile.open(output, spec.commandLine().getOut(), java.util.List.of(file), "-o")) {
-            out.stream().write(raw);
+            java.io.OutputStream stream = new java.io.BufferedOutputStream(out.stream(), 1 << 16);
+            written = FormattedTrace.extract(file, id, stream);
+            stream.flush();
             out.commit();
         }
-        spec.commandLine().getErr().printf("%s: %d bytes of trace ID 0x%02x written to %s%n", file, raw.length, id, output);
+        spec.commandLine().getErr().printf("%s: %d bytes of trace ID 0x%02x written to %s%n", file, written, id, output);
         return 0;
     }
 }

@@ -1,6 +1,5 @@
 package io.armtrace.cli;
 
-import io.armtrace.image.MemoryImage;
 import io.armtrace.protocol.Protocols;
 import io.armtrace.protocol.TraceProtocol;
 import io.armtrace.source.FrameDeformatter;
@@ -103,15 +102,13 @@ final class InfoCommand implements Callable<Integer> {
             for (Snapshot.Dump dump : d.dumps()) {
                 if (Snapshot.isElfDump(dump.file())) {
                     // an ELF dump is its load segments at their own addresses (see Snapshot), not the file at address=
-                    for (MemoryImage.Region r : io.armtrace.image.ElfImage.load(dump.file()).memory().regions()) {
+                    for (io.armtrace.image.MemoryImage.Region r : io.armtrace.image.ElfImage.load(dump.file()).memory().regions()) {
                         out.printf("    0x%08x-0x%08x  %7d bytes  %s (ELF load segment)%n", r.start(),
-                                r.start() + r.data().length, r.data().length, shown(s, dump.file()));
+                                r.end(), r.size(), shown(s, dump.file()));
                     }
                     continue;
                 }
-                MemoryImage m = new MemoryImage();
-                io.armtrace.image.RawImage.load(m, dump.file(), dump.address(), dump.offset(), dump.length());
-                long size = m.regions().get(0).data().length;
+                long size = io.armtrace.image.RawImage.size(dump.file(), dump.offset(), dump.length());
                 out.printf("    0x%08x-0x%08x  %7d bytes  %s%s%n", dump.address(), dump.address() + size, size,
                         shown(s, dump.file()), dump.space() == null ? "" : "  (space " + dump.space() + ")");
             }
@@ -122,10 +119,15 @@ final class InfoCommand implements Callable<Integer> {
             long size = Files.size(b.file());
             out.printf("  %s: %s, %s, %d bytes", b.name(), shown(s, b.file()), b.format().iniName(), size);
             if (b.format().formatted()) {
-                Map<Integer, byte[]> ids = FrameDeformatter.demultiplex(Files.readAllBytes(b.file()),
-                        b.format() == io.armtrace.source.BufferFormat.DSTREAM_CORESIGHT);
+                Map<Integer, Long> ids = counted.get(b.file());
+                if (ids == null) {
+                    try (InputStream in = Files.newInputStream(b.file())) {
+                        ids = FrameDeformatter.bytesPerSource(in, b.format() == io.armtrace.source.BufferFormat.DSTREAM_CORESIGHT);
+                    }
+                    counted.put(b.file(), ids);
+                }
                 StringBuilder sb = new StringBuilder();
-                ids.forEach((id, bytes) -> sb.append(sb.isEmpty() ? "" : ", ").append(String.format("0x%02x: %d", id, bytes.length)));
+                ids.forEach((id, bytes) -> sb.append(sb.isEmpty() ? "" : ", ").append(String.format("0x%02x: %d", id, bytes)));
                 out.print("; bytes per trace ID: " + (sb.isEmpty() ? "none" : sb));
             }
             out.println();
@@ -168,9 +170,23 @@ final class InfoCommand implements Callable<Integer> {
         return f.startsWith(dir) ? dir.relativize(f) : file;
     }
 
-    private static long bytesOf(SnapshotSource src) {
-        try (InputStream in = src.data().open()) {
-            return in.transferTo(java.io.OutputStream.nullOutputStream());
+    /** Bytes per trace ID of each formatted buffer, counted in one pass however many sources share it. */
+    private final Map<Path, Map<Integer, Long>> counted = new java.util.HashMap<>();
+
+    private long bytesOf(SnapshotSource src) {
+        try {
+            if (!src.bufferFormat().formatted()) {
+                return Files.size(src.bufferFile());
+            }
+            Map<Integer, Long> ids = counted.get(src.bufferFile());
+            if (ids == null) {
+                try (InputStream in = Files.newInputStream(src.bufferFile())) {
+                    ids = FrameDeformatter.bytesPerSource(in,
+                            src.bufferFormat() == io.armtrace.source.BufferFormat.DSTREAM_CORESIGHT);
+                }
+                counted.put(src.bufferFile(), ids);
+            }
+            return ids.getOrDefault(src.traceId(), 0L);
         } catch (IOException e) {
             return -1;
         }

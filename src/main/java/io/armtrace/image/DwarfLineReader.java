@@ -68,6 +68,9 @@ final class DwarfLineReader {
             }
         } catch (IndexOutOfBoundsException e) {
             throw new ImageException(name + ": the .debug_line section is truncated at byte " + r.pos + ".", e);
+        } catch (ImageException e) {
+            // the reader's own messages say what and where; the file's name goes in front
+            throw new ImageException(name + ": " + e.getMessage(), e);
         }
         return r;
     }
@@ -160,6 +163,9 @@ final class DwarfLineReader {
         int dirFormatCount = u8();
         long[] dirFormats = formats(dirFormatCount);
         long dirCount = uleb();
+        if (dirCount < 0 || dirCount > data.length) {
+            throw new IndexOutOfBoundsException(); // more directories than bytes: a count that loops for ever
+        }
         List<String> dirs = new ArrayList<>();
         for (long i = 0; i < dirCount; i++) {
             String path = null;
@@ -179,7 +185,7 @@ final class DwarfLineReader {
         int fileFormatCount = u8();
         long[] fileFormats = formats(fileFormatCount);
         long fileCount = uleb();
-        if (fileCount > data.length) {
+        if (fileCount < 0 || fileCount > data.length) {
             throw new IndexOutOfBoundsException();
         }
         int[] global = new int[(int) fileCount];
@@ -301,7 +307,8 @@ final class DwarfLineReader {
             switch (op) {
                 case 0: { // extended opcode (6.2.5.3)
                     long len = uleb();
-                    int next = (int) Math.min(end, pos + len);
+                    // a length past the unit (or one that overflowed to negative) would move pos backwards
+                    int next = len < 0 || len > end - pos ? end : (int) (pos + len);
                     if (len == 0) {
                         break;
                     }

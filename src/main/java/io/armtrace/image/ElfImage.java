@@ -44,6 +44,7 @@ public final class ElfImage {
     }
 
     public static ProgramImage load(byte[] bytes, String name) {
+        checkTablesLieInTheFile(bytes, name);
         ElfFile elf;
         try {
             elf = ElfFile.from(bytes);
@@ -142,5 +143,61 @@ public final class ElfImage {
             }
         }
         return SymbolTable.of(symbols, mappings);
+    }
+
+    /**
+     * Checks, before jelf sees the file, that the ELF32 header's program and section header tables and
+     * every section with file contents lie inside the file: jelf trusts these sizes and allocates by
+     * them, so a damaged header could otherwise take the whole heap (ELF gABI, "ELF Header", "Sections").
+     * 64-bit files pass through to the class check after parsing.
+     */
+    static void checkTablesLieInTheFile(byte[] b, String name) {
+        if (b.length < 52 || b[0] != 0x7F || b[1] != 'E' || b[2] != 'L' || b[3] != 'F') {
+            throw new ImageException(name + ": not an ELF file (no ELF header).");
+        }
+        if (b[4] != 1) {
+            return; // not ELFCLASS32: jelf reads the class and the caller refuses it
+        }
+        java.nio.ByteBuffer h = java.nio.ByteBuffer.wrap(b)
+                .order(b[5] == 2 ? java.nio.ByteOrder.BIG_ENDIAN : java.nio.ByteOrder.LITTLE_ENDIAN);
+        long phoff = h.getInt(28) & 0xFFFFFFFFL;
+        long shoff = h.getInt(32) & 0xFFFFFFFFL;
+        int phentsize = h.getShort(42) & 0xFFFF;
+        int phnum = h.getShort(44) & 0xFFFF;
+        int shentsize = h.getShort(46) & 0xFFFF;
+        int shnum = h.getShort(48) & 0xFFFF;
+        if (phnum > 0 && (phentsize < 32 || phoff + (long) phnum * phentsize > b.length)) {
+            throw new ImageException(name + ": damaged ELF file (its program headers lie outside the file).");
+        }
+        if (shnum > 0 && (shentsize < 40 || shoff + (long) shnum * shentsize > b.length)) {
+            throw new ImageException(name + ": damaged ELF file (its section headers lie outside the file).");
+        }
+        for (int i = 0; i < shnum; i++) {
+            int at = (int) (shoff + (long) i * shentsize);
+            int type = h.getInt(at + 4);
+            long offset = h.getInt(at + 16) & 0xFFFFFFFFL;
+            long size = h.getInt(at + 20) & 0xFFFFFFFFL;
+            if (type != 8 /* SHT_NOBITS */ && type != 0 /* SHT_NULL */ && offset + size > b.length) {
+                throw new ImageException(name + ": damaged ELF file (section " + i + " lies outside the file).");
+            }
+            // hash tables and notes give their own sizes (nbucket, nchain; GNU: nbuckets, bloom size; namesz,
+            // descsz) and jelf allocates by them: they must fit in the section (ELF gABI "Hash Table")
+            long need = -1;
+            if (type == 5 /* SHT_HASH */) {
+                need = size < 8 ? Long.MAX_VALUE
+                        : 8 + 4 * ((h.getInt((int) offset) & 0xFFFFFFFFL) + (h.getInt((int) offset + 4) & 0xFFFFFFFFL));
+            } else if (type == 0x6FFFFFF6 /* SHT_GNU_HASH */) {
+                need = size < 16 ? Long.MAX_VALUE
+                        : 16 + 4 * ((h.getInt((int) offset) & 0xFFFFFFFFL) + (h.getInt((int) offset + 8) & 0xFFFFFFFFL));
+            } else if (type == 7 /* SHT_NOTE */ && size >= 12) {
+                // a note gives the sizes of its name and descriptor (ELF gABI "Note Section")
+                need = 12 + ((h.getInt((int) offset) & 0xFFFFFFFFL) + 3 & ~3L)
+                        + ((h.getInt((int) offset + 4) & 0xFFFFFFFFL) + 3 & ~3L);
+            }
+            if (need > size) {
+                throw new ImageException(name + ": damaged ELF file (the table in section " + i
+                        + " is larger than the section).");
+            }
+        }
     }
 }

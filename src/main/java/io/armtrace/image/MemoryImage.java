@@ -1,5 +1,7 @@
 package io.armtrace.image;
 
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -15,14 +17,26 @@ import java.util.List;
  */
 public final class MemoryImage {
 
-    /** A contiguous block of memory at an address. */
-    public record Region(long start, byte[] data, String name) {
+    /**
+     * A contiguous block of memory at an address: heap bytes, or a memory-mapped part of a file (a raw
+     * dump is mapped, not copied, so that a large one costs address space rather than heap).
+     */
+    public record Region(long start, ByteBuffer bytes, String name) {
+        public Region {
+            // a view of its own in little-endian order: absolute reads never change a buffer's position
+            bytes = bytes.duplicate().order(ByteOrder.LITTLE_ENDIAN);
+        }
+
+        public long size() {
+            return bytes.limit();
+        }
+
         public long end() {
-            return start + data.length;
+            return start + bytes.limit();
         }
 
         boolean contains(long addr) {
-            return addr >= start && addr < start + data.length;
+            return addr >= start && addr < end();
         }
     }
 
@@ -31,6 +45,9 @@ public final class MemoryImage {
     private long[] pieceStart = new long[0];
     private long[] pieceEnd = new long[0];
     private Region[] pieceRegion = new Region[0];
+    /** Per piece, its region's bytes and start address: the hot path reads these two arrays only. */
+    private ByteBuffer[] pieceBytes = new ByteBuffer[0];
+    private long[] pieceBase = new long[0];
     private boolean dirty;
     private int last = -1;
 
@@ -43,6 +60,8 @@ public final class MemoryImage {
         pieceStart = other.pieceStart;
         pieceEnd = other.pieceEnd;
         pieceRegion = other.pieceRegion;
+        pieceBytes = other.pieceBytes;
+        pieceBase = other.pieceBase;
     }
 
     /** A view of the same memory with its own read cache, for use on another thread. */
@@ -51,15 +70,19 @@ public final class MemoryImage {
     }
 
     public MemoryImage add(long address, byte[] data, String name) {
+        return add(address, ByteBuffer.wrap(data), name);
+    }
+
+    /** Adds the bytes from 0 to the limit of {@code data} (which is not copied) at {@code address}. */
+    public MemoryImage add(long address, ByteBuffer data, String name) {
         added.add(new Region(address, data, name));
         dirty = true;
         return this;
     }
 
     public MemoryImage addAll(MemoryImage other) {
-        for (Region r : other.regions()) {
-            add(r.start(), r.data(), r.name());
-        }
+        added.addAll(other.regions());
+        dirty = true;
         return this;
     }
 
@@ -106,11 +129,15 @@ public final class MemoryImage {
         pieceStart = new long[n];
         pieceEnd = new long[n];
         pieceRegion = new Region[n];
+        pieceBytes = new ByteBuffer[n];
+        pieceBase = new long[n];
         for (int i = 0; i < n; i++) {
             long[] p = pieces.get(i);
             pieceStart[i] = p[0];
             pieceEnd[i] = p[1];
             pieceRegion[i] = added.get((int) p[2]);
+            pieceBytes[i] = pieceRegion[i].bytes().duplicate().order(ByteOrder.LITTLE_ENDIAN);
+            pieceBase[i] = pieceRegion[i].start();
         }
         dirty = false;
         last = -1;
@@ -153,18 +180,14 @@ public final class MemoryImage {
         if (p < 0) {
             return -1;
         }
-        Region r = pieceRegion[p];
-        return r.data()[(int) (addr - r.start())] & 0xFF;
+        return pieceBytes[p].get((int) (addr - pieceBase[p])) & 0xFF;
     }
 
     /** The little-endian halfword at {@code addr}, or -1 if any byte of it is outside the image. */
     public int u16(long addr) {
         int p = find(addr);
         if (p >= 0 && addr + 2 <= pieceEnd[p]) {
-            Region r = pieceRegion[p];
-            int o = (int) (addr - r.start());
-            byte[] d = r.data();
-            return (d[o] & 0xFF) | (d[o + 1] & 0xFF) << 8;
+            return pieceBytes[p].getShort((int) (addr - pieceBase[p])) & 0xFFFF;
         }
         int b0 = u8(addr);
         int b1 = u8(addr + 1);
@@ -175,10 +198,7 @@ public final class MemoryImage {
     public long u32(long addr) {
         int p = find(addr);
         if (p >= 0 && addr + 4 <= pieceEnd[p]) {
-            Region r = pieceRegion[p];
-            int o = (int) (addr - r.start());
-            byte[] d = r.data();
-            return ((d[o] & 0xFF) | (d[o + 1] & 0xFF) << 8 | (d[o + 2] & 0xFF) << 16 | (d[o + 3] & 0xFFL) << 24);
+            return pieceBytes[p].getInt((int) (addr - pieceBase[p])) & 0xFFFFFFFFL;
         }
         int lo = u16(addr);
         int hi = u16(addr + 2);
@@ -196,10 +216,9 @@ public final class MemoryImage {
             if (p < 0) {
                 break;
             }
-            Region r = pieceRegion[p];
-            int o = (int) (addr + n - r.start());
+            int o = (int) (addr + n - pieceBase[p]);
             int k = (int) Math.min(len - n, pieceEnd[p] - (addr + n));
-            System.arraycopy(r.data(), o, dst, off + n, k);
+            pieceBytes[p].get(o, dst, off + n, k);
             n += k;
         }
         return n;

@@ -1,6 +1,9 @@
 package io.armtrace.image;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.StandardOpenOption;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
@@ -9,25 +12,50 @@ public final class RawImage {
     private RawImage() {
     }
 
+    /** Dumps up to this size are read into the heap; larger ones are memory-mapped. */
+    static final long MAP_THRESHOLD = 1 << 20;
+    /** A mapping covers at most this much (a ByteBuffer is indexed by int); larger dumps are several regions. */
+    static final long MAX_MAPPING = 1L << 30;
+
     /**
-     * Reads {@code length} bytes (all that remain if negative) from {@code offset} of {@code file} and
-     * adds them to {@code into} at {@code address}.
+     * Adds {@code length} bytes (all that remain if negative) from {@code offset} of {@code file} to
+     * {@code into} at {@code address}. Large dumps are memory-mapped read-only, in regions of at most 1 GiB,
+     * so that the heap does not grow with the dump and dumps over 2 GiB work.
      */
     public static void load(MemoryImage into, Path file, long address, long offset, long length) {
-        byte[] bytes;
+        long n = size(file, offset, length);
+        String name = file.getFileName() == null ? file.toString() : file.getFileName().toString();
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
+            if (n <= MAP_THRESHOLD) {
+                ByteBuffer b = ByteBuffer.allocate((int) n);
+                while (b.hasRemaining() && ch.read(b, offset + b.position()) > 0) {
+                    // read until the buffer is full; the size was checked above
+                }
+                into.add(address, b.flip(), name);
+                return;
+            }
+            for (long done = 0; done < n; done += MAX_MAPPING) {
+                long part = Math.min(MAX_MAPPING, n - done);
+                into.add(address + done, ch.map(FileChannel.MapMode.READ_ONLY, offset + done, part), name);
+            }
+        } catch (IOException | UnsupportedOperationException e) {
+            throw new ImageException(file + ": cannot read the memory dump (" + e.getMessage() + ").", e);
+        }
+    }
+
+    /** How many bytes {@link #load} takes from {@code file}: checks that {@code offset} is inside it. */
+    public static long size(Path file, long offset, long length) {
+        long fileSize;
         try {
-            bytes = Files.readAllBytes(file);
+            fileSize = Files.size(file);
         } catch (IOException e) {
             throw new ImageException(file + ": cannot read the memory dump (" + e.getMessage() + ").", e);
         }
-        if (offset < 0 || offset > bytes.length) {
+        if (offset < 0 || offset > fileSize) {
             throw new ImageException(file + ": offset " + offset + " is beyond the end of the file ("
-                    + bytes.length + " bytes).");
+                    + fileSize + " bytes).");
         }
-        long n = length < 0 ? bytes.length - offset : Math.min(length, bytes.length - offset);
-        byte[] data = new byte[(int) n];
-        System.arraycopy(bytes, (int) offset, data, 0, (int) n);
-        into.add(address, data, file.getFileName().toString());
+        return length < 0 ? fileSize - offset : Math.min(length, fileSize - offset);
     }
 
     /**
@@ -37,12 +65,12 @@ public final class RawImage {
     public static ProgramImage parseArgument(String arg, ProgramImage into) {
         int at = arg.lastIndexOf('@');
         if (at > 0) {
-            Path file = Path.of(arg.substring(0, at));
+            Path file = path(arg.substring(0, at));
             long address;
             try {
                 address = Long.decode(arg.substring(at + 1));
             } catch (NumberFormatException e) {
-                throw new ImageException(arg + ": the address after '@' is not a number.");
+                throw new ImageException(shorten(arg) + ": the address after '@' is not a number.");
             }
             if (!Files.isRegularFile(file)) {
                 throw new ImageException(file + ": no such file.");
@@ -50,7 +78,7 @@ public final class RawImage {
             load(into.memory(), file, address, 0, -1);
             return into;
         }
-        Path file = Path.of(arg);
+        Path file = path(arg);
         if (!Files.isRegularFile(file)) {
             throw new ImageException(file + ": no such file.");
         }
@@ -63,6 +91,19 @@ public final class RawImage {
         SymbolTable symbols = elf.symbols().isEmpty() ? into.symbols() : elf.symbols();
         LineTable lines = into.lines() == LineTable.EMPTY ? elf.lines() : into.lines();
         return new ProgramImage(into.memory(), symbols, lines);
+    }
+
+    private static Path path(String name) {
+        try {
+            return Path.of(name);
+        } catch (java.nio.file.InvalidPathException e) {
+            throw new ImageException(shorten(name) + ": not a possible file name (" + e.getReason() + ").");
+        }
+    }
+
+    /** At most about 200 characters of a value for an error message. */
+    private static String shorten(String value) {
+        return value.length() <= 200 ? value : value.substring(0, 200) + "...";
     }
 
     private static boolean looksLikeElf(Path file) {

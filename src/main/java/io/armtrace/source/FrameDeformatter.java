@@ -250,4 +250,26 @@ public final class FrameDeformatter {
     public static Map<Integer, byte[]> demultiplex(byte[] formatted) {
         return demultiplex(formatted, false);
     }
+
+    /**
+     * Deformats a stream chunk by chunk and counts the bytes of each source ID, in ascending ID order,
+     * in memory that does not grow with the stream.
+     */
+    public static Map<Integer, Long> bytesPerSource(java.io.InputStream formatted, boolean removeSyncs)
+            throws java.io.IOException {
+        long[] counts = new long[128];
+        FrameDeformatter d = new FrameDeformatter((id, buf, off, len) -> counts[id & 0x7F] += len, removeSyncs);
+        byte[] chunk = new byte[1 << 16];
+        int n;
+        while ((n = formatted.read(chunk)) > 0) {
+            d.push(chunk, 0, n);
+        }
+        Map<Integer, Long> result = new TreeMap<>();
+        for (int id = 0; id < counts.length; id++) {
+            if (counts[id] > 0) {
+                result.put(id, counts[id]);
+            }
+        }
+        return result;
+    }
 }

@@ -6,6 +6,8 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -18,24 +20,53 @@ import java.util.Map;
  * given twice in a section keeps its last value.
  */
 public final class IniFile {
-    /** One section: its name as written and its keys in order. */
-    public record Section(String name, Map<String, String> entries) {
+    /**
+     * One section: its name as written and its keys in order. Keys are indexed by their lower-case
+     * spelling, so that reading a file and looking keys up take time linear in its size.
+     */
+    public static final class Section {
+        private final String name;
+        private final Map<String, String> entries = new LinkedHashMap<>();
+        private final Map<String, String> spelling = new HashMap<>();
+
+        Section(String name) {
+            this.name = name;
+        }
+
+        public String name() {
+            return name;
+        }
+
+        /** The keys as first written, in order, with their last values. */
+        public Map<String, String> entries() {
+            return Collections.unmodifiableMap(entries);
+        }
+
         public String get(String key) {
-            for (Map.Entry<String, String> e : entries.entrySet()) {
-                if (e.getKey().equalsIgnoreCase(key)) {
-                    return e.getValue();
-                }
-            }
-            return null;
+            String k = spelling.get(lower(key));
+            return k == null ? null : entries.get(k);
+        }
+
+        /** A key given twice keeps its last value, at the first position. */
+        void put(String key, String value) {
+            String k = spelling.putIfAbsent(lower(key), key);
+            entries.put(k != null ? k : key, value);
         }
     }
 
+    /** Snapshot .ini files are a few kilobytes; a larger one is not one, and reading it would take the heap. */
+    static final long MAX_SIZE = 8 << 20;
+
     private final Path file;
     private final List<Section> sections;
+    private final Map<String, Section> byName = new HashMap<>();
 
     private IniFile(Path file, List<Section> sections) {
         this.file = file;
         this.sections = sections;
+        for (Section s : sections) {
+            byName.putIfAbsent(lower(s.name()), s);
+        }
     }
 
     public Path file() {
@@ -48,12 +79,7 @@ public final class IniFile {
 
     /** The first section called {@code name}, or null. */
     public Section section(String name) {
-        for (Section s : sections) {
-            if (s.name().equalsIgnoreCase(name)) {
-                return s;
-            }
-        }
-        return null;
+        return byName.get(lower(name));
     }
 
     /** The value of {@code key} in section {@code section}, or null. */
@@ -65,6 +91,11 @@ public final class IniFile {
     public static IniFile read(Path file) {
         String text;
         try {
+            long size = Files.size(file);
+            if (size > MAX_SIZE) {
+                throw new InputException(file + ": " + size + " bytes is too large for a snapshot .ini file (at most "
+                        + MAX_SIZE + ").");
+            }
             text = Files.readString(file, StandardCharsets.ISO_8859_1);
         } catch (NoSuchFileException e) {
             throw new InputException(file + ": no such file.");
@@ -76,7 +107,7 @@ public final class IniFile {
 
     public static IniFile parse(Path file, String text) {
         List<Section> sections = new ArrayList<>();
-        Map<String, String> current = null;
+        Section current = null;
         String[] lines = text.split("\r\n|\r|\n", -1);
         for (int i = 0; i < lines.length; i++) {
             String line = stripComment(lines[i]).trim();
@@ -93,8 +124,8 @@ public final class IniFile {
                 if (name.isEmpty()) {
                     throw new InputException(file + " line " + (i + 1) + ": empty section name.");
                 }
-                current = new LinkedHashMap<>();
-                sections.add(new Section(name, current));
+                current = new Section(name);
+                sections.add(current);
                 continue;
             }
             int eq = line.indexOf('=');
@@ -106,14 +137,7 @@ public final class IniFile {
             }
             String key = line.substring(0, eq).trim();
             String value = line.substring(eq + 1).trim();
-            // a key given twice keeps its last value, at the first position
-            String existing = null;
-            for (String k : current.keySet()) {
-                if (k.equalsIgnoreCase(key)) {
-                    existing = k;
-                }
-            }
-            current.put(existing != null ? existing : key, value);
+            current.put(key, value);
         }
         return new IniFile(file, List.copyOf(sections));
     }

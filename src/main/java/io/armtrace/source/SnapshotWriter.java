@@ -31,9 +31,16 @@ public final class SnapshotWriter {
         for (int i = 0; i < regions.size(); i++) {
             MemoryImage.Region r = regions.get(i);
             String file = String.format("mem_%d_0x%08x.bin", i, r.start());
-            Files.write(dir.resolve(file), r.data());
+            try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(dir.resolve(file),
+                    java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.WRITE,
+                    java.nio.file.StandardOpenOption.TRUNCATE_EXISTING)) {
+                java.nio.ByteBuffer bytes = r.bytes().duplicate();
+                while (bytes.hasRemaining()) {
+                    ch.write(bytes);
+                }
+            }
             core.append("[dump").append(i + 1).append("]\nfile=").append(file)
-                    .append(String.format("\naddress=0x%08x\nlength=0x%x\n\n", r.start(), r.data().length));
+                    .append(String.format("\naddress=0x%08x\nlength=0x%x\n\n", r.start(), r.size()));
         }
         write(dir.resolve("cpu_0.ini"), core.toString());
 

@@ -8,7 +8,13 @@ import java.util.ArrayDeque;
 /**
  * Passes on only the end of the stream: the elements that belong to the last {@code limit} instructions
  * (a range that straddles the cut is shortened to its newest instructions), which is what a developer
- * wants after a crash. Memory is bounded by the limit: older elements are dropped as newer ones come.
+ * wants after a crash. What is passed on is always one unbroken tail of the stream.
+ *
+ * <p>Memory is bounded by the limit whatever the trace holds: at most {@link #maxOther(long)} elements
+ * that are not instructions (exceptions, gaps, errors, triggers, ...) are kept, and at most
+ * {@code limit + maxOther} elements in all. When a corrupt or unusual trace puts more non-instruction
+ * elements than that among the last {@code limit} instructions, the tail is cut shorter: the oldest
+ * elements go first, so fewer than {@code limit} instructions come out.
  */
 public final class LastInstructions implements ElementSink {
     private final ElementSink next;
@@ -19,12 +25,20 @@ public final class LastInstructions implements ElementSink {
     /** Non-range elements kept at most, so that a stream without instructions stays bounded too. */
     private final int maxOther;
     private int other;
+    /** Elements kept at most: ranges of no instructions and non-instruction elements count too. */
+    private final long maxElements;
 
     public LastInstructions(ElementSink next, long limit, io.armtrace.image.MemoryImage memory) {
         this.next = next;
         this.limit = limit;
         this.memory = memory;
-        this.maxOther = (int) Math.min(1_000_000, Math.max(1024, limit * 4));
+        this.maxOther = maxOther(limit);
+        this.maxElements = Math.min(Integer.MAX_VALUE, limit + maxOther);
+    }
+
+    /** Non-instruction elements kept at most for a limit of {@code limit} instructions: 4 per instruction, 1024 to 1,000,000. */
+    public static int maxOther(long limit) {
+        return (int) Math.min(1_000_000, Math.max(1024, Math.min(limit, 1_000_000) * 4));
     }
 
     @Override
@@ -39,6 +53,13 @@ public final class LastInstructions implements ElementSink {
     }
 
     private void trim() {
+        while (kept.size() > maxElements || other > maxOther) {
+            if (kept.removeFirst() instanceof InstructionRange r) {
+                instructions -= r.count();
+            } else {
+                other--;
+            }
+        }
         while (!kept.isEmpty()) {
             TraceElement first = kept.peekFirst();
             if (first instanceof InstructionRange r) {

@@ -67,4 +67,28 @@ class IniFileTest {
         assertThat(r.get("ETMTRACEIDR", -1)).isEqualTo(0x13);
         assertThat(r.has("ETMIDR")).isFalse();
     }
+
+    @Test
+    @org.junit.jupiter.api.Timeout(20)
+    void manyKeysParseInLinearTime() {
+        // 200,000 distinct keys: a quadratic duplicate-key check took minutes here
+        StringBuilder sb = new StringBuilder("[regs]\n");
+        for (int i = 0; i < 200_000; i++) {
+            sb.append("KEY").append(i).append("=").append(i).append('\n');
+        }
+        sb.append("key17=again\n");
+        IniFile ini = parse(sb.toString());
+        assertThat(ini.section("REGS").entries()).hasSize(200_000);
+        assertThat(ini.get("regs", "Key199999")).isEqualTo("199999");
+        assertThat(ini.get("regs", "KEY17")).isEqualTo("again");
+    }
+
+    @Test
+    void aHugeFileIsRefusedWithoutReadingIt(@org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
+        Path f = dir.resolve("snapshot.ini");
+        try (java.io.RandomAccessFile raf = new java.io.RandomAccessFile(f.toFile(), "rw")) {
+            raf.setLength(IniFile.MAX_SIZE + 1);
+        }
+        assertThatThrownBy(() -> IniFile.read(f)).isInstanceOf(InputException.class).hasMessageContaining("too large");
+    }
 }

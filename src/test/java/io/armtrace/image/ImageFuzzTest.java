@@ -1,0 +1,101 @@
+package io.armtrace.image;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.code_intelligence.jazzer.junit.FuzzTest;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * Arbitrary bytes as program images: ELF files (read with jelf, which may throw anything on a damaged
+ * file), DWARF line tables and raw memory dumps. Each either loads or says what is wrong with an
+ * {@link ImageException}; what loads can be read without exceptions. {@code mvn test} replays the stored
+ * inputs (regression mode); {@code JAZZER_FUZZ=1} fuzzes.
+ */
+class ImageFuzzTest {
+
+    @FuzzTest(maxDuration = "20s")
+    void elfLoadsOrSaysWhy(byte[] data) {
+        ProgramImage image;
+        try {
+            image = ElfImage.load(data, "fuzz.elf");
+        } catch (ImageException e) {
+            assertThat(e.getMessage()).startsWith("fuzz.elf");
+            return;
+        }
+        readEverywhere(image.memory());
+        for (Symbol s : image.symbols().symbols()) {
+            image.symbols().lookup(s.address());
+            image.symbols().lookup(s.address() + 1);
+            image.lines().lookup(s.address());
+        }
+        image.lines().problem();
+    }
+
+    @FuzzTest(maxDuration = "20s")
+    void lineTableReadsOrSaysWhy(byte[] data) {
+        // the input is the .debug_line section and also its string sections (DWARF 5 names files by offset)
+        try {
+            DwarfLineReader.read(data, data, data, "fuzz");
+        } catch (ImageException e) {
+            assertThat(e.getMessage()).startsWith("fuzz");
+        }
+        LineTable t = LineTable.of(data, null, data, "fuzz");
+        for (LineTable.Row r : t.rows()) {
+            t.lookup(r.address());
+        }
+        t.lookup(0);
+        t.problem();
+    }
+
+    @FuzzTest(maxDuration = "20s")
+    void rawImageLoadsOrSaysWhy(byte[] data) throws IOException {
+        // the first 12 bytes: address, offset and length (as signed values, to reach the checks); the rest is the dump
+        ByteBuffer b = ByteBuffer.wrap(data);
+        long address = b.remaining() >= 4 ? b.getInt() & 0xFFFFFFFFL : 0;
+        int offset = b.remaining() >= 4 ? b.getInt() : 0;
+        int length = b.remaining() >= 4 ? b.getInt() : -1;
+        byte[] dump = java.util.Arrays.copyOfRange(data, b.position(), data.length);
+        Path file = Files.createTempFile("fuzz", ".bin");
+        try {
+            Files.write(file, dump);
+            MemoryImage m = new MemoryImage();
+            try {
+                RawImage.load(m, file, address, offset, length);
+            } catch (ImageException e) {
+                assertThat(offset < 0 || offset > dump.length).isTrue();
+                return;
+            }
+            long expected = length < 0 ? dump.length - offset : Math.min(length, dump.length - offset);
+            long size = m.regions().stream().mapToLong(MemoryImage.Region::size).sum();
+            assertThat(size).isEqualTo(expected);
+            for (int i = 0; i < Math.min(expected, 64); i++) {
+                assertThat(m.u8(address + i)).isEqualTo(dump[offset + i] & 0xFF);
+            }
+            readEverywhere(m);
+            try {
+                RawImage.parseArgument(file + "@" + new String(dump, 0, Math.min(dump.length, 12),
+                        java.nio.charset.StandardCharsets.ISO_8859_1), ProgramImage.of(new MemoryImage()));
+            } catch (ImageException e) {
+                assertThat(e.getMessage()).isNotEmpty();
+            }
+        } finally {
+            Files.deleteIfExists(file);
+        }
+    }
+
+    private static void readEverywhere(MemoryImage m) {
+        byte[] buf = new byte[16];
+        for (MemoryImage.Region r : m.regions()) {
+            for (long a : new long[] {r.start() - 1, r.start(), r.end() - 3, r.end() - 1, r.end()}) {
+                m.u8(a);
+                m.u16(a);
+                m.u32(a);
+                m.read(a, buf, 0, buf.length);
+                m.contains(a, 4);
+            }
+        }
+    }
+}

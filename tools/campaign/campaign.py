@@ -1,0 +1,348 @@
+#!/usr/bin/env python3
+"""Bad-input campaign: mutated snapshots and huge inputs through every armtrace command.
+
+Each bundled example (examples/*) and the TC2 conformance snapshot (../shared/conformance/TC2) is
+copied and one of its files mutated: the trace buffer, an .ini file (its keys, numbers, paths and
+register values), the ELF file or a memory dump. The mutations are bit flips, truncation, byte
+insertion and deletion, splices, random garbage and, for .ini files, edits of numbers, paths and keys.
+Every command then runs on the mutant with a timeout. Huge inputs (a random trace, a formatted buffer,
+a raw memory dump, 1 GiB each by default) run with a 64 MB heap.
+
+A run is classified by its exit code (0, 1, 2, other) and counted as a problem when it printed a stack
+trace (no --debug is given), ran out of memory, hung (timed out), or succeeded silently: exit 0 while
+its output went nowhere (written to /dev/full) or a file it must write is missing or empty.
+Prints a summary table and exits 1 if any problem occurred. See tools/campaign/run.sh.
+"""
+import argparse
+import collections
+import concurrent.futures
+import os
+import random
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+STACK = re.compile(r"^\s+at [\w.$/<>]+\(.*\)\s*$", re.M)
+
+
+def copy_snapshot(src, dst):
+    """Copies a snapshot's files (not its subdirectories, nor README/LICENSE), writable whatever the source's modes."""
+    os.makedirs(dst)
+    for f in sorted(os.listdir(src)):
+        p = os.path.join(src, f)
+        if os.path.isfile(p) and not f.startswith(("README", "LICENSE")):
+            shutil.copyfile(p, os.path.join(dst, f))
+
+
+def mutate_bytes(rng, data, other):
+    """One random mutation of a binary file; `other` is a second file's bytes for splices."""
+    kind = rng.choice(["bitflip", "truncate", "insert", "delete", "splice", "garbage", "repeat"])
+    b = bytearray(data)
+    if kind == "bitflip" and b:
+        for _ in range(rng.choice([1, 2, 8, 64])):
+            i = rng.randrange(len(b))
+            b[i] ^= 1 << rng.randrange(8)
+    elif kind == "truncate":
+        b = b[:rng.randrange(len(b) + 1)]
+    elif kind == "insert":
+        i = rng.randrange(len(b) + 1)
+        b[i:i] = rng.randbytes(rng.choice([1, 3, 16, 1000]))
+    elif kind == "delete" and b:
+        i = rng.randrange(len(b))
+        del b[i:i + rng.choice([1, 5, 100, 4096])]
+    elif kind == "splice" and other:
+        i = rng.randrange(len(b) + 1)
+        j = rng.randrange(len(other))
+        b[i:i + rng.randrange(4096)] = other[j:j + rng.randrange(1, 4096)]
+    elif kind == "repeat" and b:
+        i = rng.randrange(len(b))
+        b[i:i] = b[i:i + rng.randrange(1, 512)] * rng.randrange(2, 50)
+    else:
+        kind = "garbage"
+        b = bytearray(rng.randbytes(max(1, len(b) if rng.random() < 0.5 else rng.randrange(1, 70000))))
+    return bytes(b), kind
+
+
+NUMBERS = ["0", "-1", "0xFFFFFFFF", "0xFFFFFFFFFFFFFFFF", "0x1FFFFFFFFFFFFFFFF", "99999999999999999999", "0x",
+           "zz", "", "4294967296", "-0x80000000", "1e9", "0x7FFFFFFF", "08", "0x100000000", "9" * 300]
+PATHS = ["", "missing.bin", "/", ".", "..", "../../../../etc/passwd", "/dev/null", "/proc/self/status",
+         "a" * 5000, "dir/../snapshot.ini", "snapshot.ini", "trace.ini", "\u00e9t\u00e9.bin", "  spaced  "]
+
+
+def mutate_ini(rng, text):
+    """One edit of an .ini file: a number, a path, a key, a section, or a byte-level mutation."""
+    lines = text.split("\n")
+    kind = rng.choice(["number", "path", "drop-line", "dup-line", "key", "section", "bytes"])
+    kv = [i for i, l in enumerate(lines) if "=" in l and not l.lstrip().startswith((";", "#"))]
+    if kind == "number":
+        cands = [i for i in kv if re.search(r"=\s*(0x[0-9a-fA-F]+|\d+)\s*$", lines[i])] or kv
+        if cands:
+            i = rng.choice(cands)
+            k = lines[i].split("=", 1)[0]
+            lines[i] = k + "=" + (rng.choice(NUMBERS) if rng.random() < 0.6 else hex(rng.getrandbits(32)))
+            return "\n".join(lines), "ini-number"
+    if kind == "path":
+        cands = [i for i in kv if re.search(r"(file|metadata|device\d*|buffers|name)\s*=", lines[i], re.I)] or kv
+        if cands:
+            i = rng.choice(cands)
+            k = lines[i].split("=", 1)[0]
+            lines[i] = k + "=" + rng.choice(PATHS)
+            return "\n".join(lines), "ini-path"
+    if kind == "drop-line" and kv:
+        del lines[rng.choice(kv)]
+        return "\n".join(lines), "ini-drop-key"
+    if kind == "dup-line" and lines:
+        i = rng.randrange(len(lines))
+        lines[i:i] = [lines[i]] * rng.choice([2, 1000, 50000])
+        return "\n".join(lines), "ini-duplicate"
+    if kind == "key" and kv:
+        i = rng.choice(kv)
+        k, v = lines[i].split("=", 1)
+        lines[i] = rng.choice(["", "=", "[", k.upper() + "X", k * 50]) + "=" + v
+        return "\n".join(lines), "ini-key"
+    if kind == "section":
+        secs = [i for i, l in enumerate(lines) if l.startswith("[")]
+        if secs:
+            i = rng.choice(secs)
+            lines[i] = rng.choice(["[", "[]", "[regs", "[" + "x" * 300 + "]", "", lines[i] + "garbage"])
+            return "\n".join(lines), "ini-section"
+    data, k = mutate_bytes(rng, text.encode("latin-1"), b"")
+    return data.decode("latin-1"), "ini-" + k
+
+
+class Campaign:
+    def __init__(self, args):
+        self.args = args
+        self.rng = random.Random(args.seed)
+        self.root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+        self.jar = os.path.join(self.root, "target", "armtrace.jar")
+        self.work = tempfile.mkdtemp(prefix="armtrace-campaign-")
+        self.results = []  # (group, command, category, detail)
+        self.keep = args.keep
+
+    def java(self, heap):
+        # short runs start faster with the C1 compiler only; the huge inputs need C2
+        fast_start = ["-XX:TieredStopAtLevel=1"] if heap != self.args.big_heap else []
+        return ["java", "-Xss8m", "-Xmx" + heap, "-XX:+UseSerialGC"] + fast_start + ["-jar", self.jar]
+
+    def run(self, group, name, argv, heap, timeout, must_write=None, stdout_path=os.devnull, label="", must_fail=False):
+        """Runs one command; returns the classification."""
+        t0 = time.time()
+        try:
+            with open(stdout_path, "wb") as out:
+                p = subprocess.run(self.java(heap) + argv, stdout=out, stderr=subprocess.PIPE, timeout=timeout)
+            rc, err = p.returncode, p.stderr.decode("utf-8", "replace")
+        except subprocess.TimeoutExpired as e:
+            rc, err = "timeout", (e.stderr or b"").decode("utf-8", "replace")
+        problems = []
+        if rc == "timeout":
+            problems.append("hang")
+        if "OutOfMemoryError" in err:
+            problems.append("oom")
+        if STACK.search(err):
+            problems.append("stack-trace")
+        if rc == 0 and (stdout_path == "/dev/full" or must_fail):
+            problems.append("silent-success")
+        if rc == 0 and must_write and (not os.path.exists(must_write) or os.path.getsize(must_write) == 0):
+            problems.append("silent-success")
+        if isinstance(rc, int) and rc not in (0, 1, 2):
+            problems.append("crash-exit-%d" % rc)
+        exitc = "timeout" if rc == "timeout" else ("exit %d" % rc if rc in (0, 1, 2) else "exit other")
+        detail = "%s %s [%s] %.1fs: %s" % (group, name, label, time.time() - t0,
+                                           " ".join(a if len(a) < 80 else a[:77] + "..." for a in argv))
+        first = next((l for l in err.splitlines() if l.strip()), "")
+        self.results.append((group, name, exitc, problems, detail, first[:300]))
+        return problems
+
+    # ---- mutants -------------------------------------------------------------------------------
+    def snapshots(self):
+        ex = os.path.join(self.root, "examples")
+        dirs = [os.path.join(ex, d) for d in sorted(os.listdir(ex)) if os.path.isfile(os.path.join(ex, d, "snapshot.ini"))]
+        tc2 = os.path.normpath(os.path.join(self.root, "..", "shared", "conformance", "TC2"))
+        if os.path.isfile(os.path.join(tc2, "snapshot.ini")):
+            dirs.append(tc2)
+        return dirs
+
+    def commands(self, snap, out):
+        s = snap
+        cmds = [
+            ("decode", ["decode", s, "--jobs", "1"], None, "/dev/null"),
+            ("decode-jsonl", ["decode", s, "--format", "jsonl"], None, "/dev/null"),
+            ("decode-last", ["decode", s, "--last", "10", "--jobs", "1"], None, "/dev/null"),
+            ("packets", ["packets", s], None, "/dev/null"),
+            ("info", ["info", s], None, "/dev/null"),
+            ("stats", ["stats", s], None, "/dev/null"),
+            ("profile", ["profile", s], None, "/dev/null"),
+            ("coverage", ["coverage", s, "--lcov", os.path.join(out, "cov.info")], None, "/dev/null"),
+            ("callgraph", ["callgraph", s, "-o", os.path.join(out, "callgrind.out")], os.path.join(out, "callgrind.out"),
+             "/dev/null"),
+            ("report", ["report", s, "-o", os.path.join(out, "report.html")], os.path.join(out, "report.html"), "/dev/null"),
+        ]
+        if os.path.exists(os.path.join(s, "cstrace.bin")):
+            cmds.append(("deformat", ["deformat", os.path.join(s, "cstrace.bin"), "--source", "0x10", "-o",
+                                      os.path.join(out, "raw.bin")], None, "/dev/null"))
+        return cmds
+
+    def mutant(self, base, index):
+        d = os.path.join(self.work, "m%04d" % index)
+        snap = os.path.join(d, "snap")
+        copy_snapshot(base, snap)
+        files = sorted(f for f in os.listdir(snap) if os.path.isfile(os.path.join(snap, f)))
+        target = self.rng.choice(files)
+        path = os.path.join(snap, target)
+        if target.endswith(".ini"):
+            with open(path, encoding="latin-1") as f:
+                text, kind = mutate_ini(self.rng, f.read())
+            with open(path, "w", encoding="latin-1") as f:
+                f.write(text)
+        else:
+            other = open(os.path.join(snap, self.rng.choice(files)), "rb").read()
+            data, kind = mutate_bytes(self.rng, open(path, "rb").read(), other)
+            open(path, "wb").write(data)
+        return d, snap, "%s: %s %s" % (os.path.basename(base), target, kind)
+
+    def run_mutants(self):
+        jobs = []
+        bases = self.snapshots()
+        for i in range(self.args.mutants):
+            jobs.append(self.mutant(bases[i % len(bases)], i))
+        with concurrent.futures.ThreadPoolExecutor(self.args.jobs) as pool:
+            futures = []
+            for d, snap, label in jobs:
+                for name, argv, must, stdout in self.commands(snap, d):
+                    futures.append(pool.submit(self.run, "mutant", name, argv, "256m", self.args.timeout, must, stdout, label))
+            # writes that fail must not exit 0, on the unmutated inputs
+            for base in bases:
+                d = tempfile.mkdtemp(dir=self.work)
+                for name, argv, must, stdout in self.commands(base, d):
+                    if "-o" in argv or "--lcov" in argv:
+                        argv = [("/dev/full" if (i > 0 and argv[i - 1] in ("-o", "--lcov")) else a) for i, a in enumerate(argv)]
+                        futures.append(pool.submit(self.run, "write-error", name, argv, "256m", self.args.timeout, None,
+                                                   "/dev/null", os.path.basename(base) + " -o /dev/full", True))
+                    else:
+                        futures.append(pool.submit(self.run, "write-error", name, argv, "256m", self.args.timeout, None,
+                                                   "/dev/full", os.path.basename(base) + " > /dev/full"))
+            for f in futures:
+                f.result()
+
+    # ---- huge inputs ---------------------------------------------------------------------------
+    def run_big(self):
+        size = self.args.big_bytes
+        heap = self.args.big_heap
+        timeout = self.args.big_timeout
+        d = os.path.join(self.work, "big")
+        os.makedirs(d)
+        rand = os.path.join(d, "random.bin")
+        with open(rand, "wb") as f:
+            chunk = random.Random(self.args.seed).randbytes(1 << 20)
+            for i in range(size >> 20):
+                f.write(chunk[i % 7:] + chunk[:i % 7])  # not one repeating period: shifts per MiB
+        ex = os.path.join(self.root, "examples")
+        etm3 = os.path.join(ex, "etm3-a9-thumb")
+        regs = ["--reg", "ETMCR=0x10001800", "--reg", "ETMIDR=0x410cf250", "--reg", "ETMCCER=0x004008f2"]
+        runs = [
+            ("random-etm2-last", ["decode", "--protocol", "etm2", "--trace", rand, "--image",
+                                  os.path.join(ex, "etm2-arm926-thumb", "program.elf"), "--reg", "ETMCR=0x00001010",
+                                  "--reg", "ETMIDR=0x41000110", "--last", "10"], None),
+            ("random-etm3-last", ["decode", "--protocol", "etm3", "--trace", rand, "--image",
+                                  os.path.join(etm3, "program.elf")] + regs + ["--last", "10"], None),
+            ("random-ptm-stats", ["stats", "--protocol", "ptm", "--trace", rand, "--image",
+                                  os.path.join(etm3, "program.elf"), "--reg", "ETMCR=0x20000400", "--reg",
+                                  "ETMIDR=0x411CF312", "--reg", "ETMCCER=0x34C01AC2"], None),
+            ("random-mtb-last", ["decode", "--protocol", "mtb", "--trace", rand, "--image",
+                                 os.path.join(ex, "mtb-m0plus", "program.elf"), "--reg", "POSITION=0x20000000",
+                                 "--reg", "MASTER=0x8000001f", "--reg", "BASE=0x20000000", "--last", "10"], None),
+        ]
+        tc2 = os.path.normpath(os.path.join(self.root, "..", "shared", "conformance", "TC2"))
+        if os.path.isdir(tc2):
+            snap = os.path.join(d, "tc2")
+            copy_snapshot(tc2, snap)
+            buf = open(os.path.join(tc2, "cstrace.bin"), "rb").read()
+            with open(os.path.join(snap, "cstrace.bin"), "wb") as f:
+                for _ in range(size // len(buf)):
+                    f.write(buf)
+            runs += [("formatted-deformat", ["deformat", os.path.join(snap, "cstrace.bin"), "--source", "0x10", "-o",
+                                             os.path.join(d, "raw.bin")], os.path.join(d, "raw.bin")),
+                     ("formatted-info", ["info", snap], None),
+                     ("formatted-decode-last", ["decode", snap, "--source", "0x13", "--last", "10"], None)]
+            dump = os.path.join(d, "tc2dump")
+            copy_snapshot(tc2, dump)
+            for f in os.listdir(dump):
+                p = os.path.join(dump, f)
+                if f.endswith(".ini"):
+                    text = open(p, encoding="latin-1").read()
+                    open(p, "w", encoding="latin-1").write(re.sub(r"(?m)^length=.*$", "", text))
+            with open(os.path.join(dump, "kernel_dump.bin"), "r+b") as f:
+                f.truncate(size)  # sparse: the kernel, then zeros
+            runs += [("raw-image-info", ["info", dump], None),
+                     ("raw-image-decode", ["decode", dump, "--source", "0x10", "--last", "10"], None)]
+        bigimg = os.path.join(d, "image.bin")
+        with open(bigimg, "wb") as f:
+            f.write(open(os.path.join(ex, "ptm-a15", "mem_Cortex-A15_0_1_RO_CODE.bin"), "rb").read())
+            f.truncate(size)
+        runs.append(("raw-image-option", ["decode", "--protocol", "ptm", "--trace", os.path.join(ex, "ptm-a15", "PTM_0_2.bin"),
+                                          "--image", bigimg + "@0x80000000", "--reg", "ETMCR=0x20000400",
+                                          "--reg", "ETMIDR=0x411CF312", "--reg", "ETMCCER=0x34C01AC2", "--last", "10"], None))
+        with concurrent.futures.ThreadPoolExecutor(self.args.jobs) as pool:
+            for f in [pool.submit(self.run, "huge", n, a, heap, timeout, m, os.devnull, "%d bytes, -Xmx%s" % (size, heap))
+                      for n, a, m in runs]:
+                f.result()
+
+    def report(self):
+        cats = ["exit 0", "exit 1", "exit 2", "exit other", "timeout"]
+        probs = ["stack-trace", "oom", "hang", "silent-success"]
+        rows = collections.OrderedDict()
+        for group, name, exitc, problems, _, _ in self.results:
+            r = rows.setdefault((group, name), collections.Counter())
+            r["runs"] += 1
+            r[exitc] += 1
+            for p in problems:
+                r[p if p in probs else "stack-trace"] += 1
+        head = ["group", "command", "runs"] + cats + probs
+        print("%-12s %-22s" % tuple(head[:2]) + "".join("%9s" % h.replace("silent-success", "silent")
+                                                      .replace("stack-trace", "stack").replace("exit ", "ex") for h in head[2:]))
+        total = collections.Counter()
+        for (group, name), r in sorted(rows.items()):
+            total.update(r)
+            print("%-12s %-22s" % (group, name) + "".join("%9d" % r[h] for h in head[2:]))
+        print("%-12s %-22s" % ("all", "") + "".join("%9d" % total[h] for h in head[2:]))
+        bad = [x for x in self.results if x[3]]
+        if bad:
+            print("\nproblems (%d runs):" % len(bad))
+            for group, name, exitc, problems, detail, first in bad[:60]:
+                print("  %s %s\n      %s" % (",".join(problems), detail, first))
+        return 1 if bad else 0
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--mutants", type=int, default=16, help="mutated snapshots (each runs every command)")
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--timeout", type=float, default=60, help="seconds per run on a mutant")
+    ap.add_argument("--big-bytes", type=int, default=1 << 30, help="size of each huge input (0: none)")
+    ap.add_argument("--big-heap", default="64m")
+    ap.add_argument("--big-timeout", type=float, default=600)
+    ap.add_argument("--keep", action="store_true", help="keep the work directory")
+    args = ap.parse_args()
+    c = Campaign(args)
+    try:
+        t0 = time.time()
+        c.run_mutants()
+        if args.big_bytes > 0:
+            c.run_big()
+        rc = c.report()
+        print("\nseed %d, %d runs in %.0f s" % (args.seed, len(c.results), time.time() - t0))
+        return rc
+    finally:
+        if args.keep:
+            print("work directory: " + c.work)
+        else:
+            shutil.rmtree(c.work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
