@@ -12,7 +12,7 @@ Debian packages this script needs (it installs nothing itself):
 The committed tables were made with binutils 2.40, GCC 12.2.1 and newlib 3.3.0 (Debian 12).
 
 Usage:
-    tools/isa-oracle/generate.py --programs DIR [--out src/test/resources/isa]
+    tools/isa-oracle/generate.py --programs DIR [--out core/src/test/resources/isa]
 where DIR holds C programs in subdirectories linux/, cortex-a/, cortex-m/ (the QEMU ground-truth
 programs of the project's test kit); any *.c found there is compiled for every configuration that it
 builds for, the rest are skipped.
