@@ -33,6 +33,27 @@ public interface TraceProtocol {
     void decode(DecodeInput input, ElementSink sink) throws IOException;
 
     /**
+     * Byte offsets of sync points where a fresh decoder can start, about {@code spacing} bytes apart, in
+     * increasing order and all above 0: where {@link ChunkedDecode} splits one source to decode it on
+     * several cores. Empty (the default) means this protocol's trace is decoded in one piece.
+     */
+    default long[] splitPoints(DecodeInput input, long spacing) throws IOException {
+        return new long[0];
+    }
+
+    /**
+     * Decodes {@code input} from byte offset {@code start} (0 or one of {@link #splitPoints}) as a
+     * decoder that sees the trace begin there would, with the same element offsets as a decode from 0.
+     * After each sync point it calls {@code observer} with the packet's offset and the decoder's whole
+     * state (packet reader and flow): two decoders in equal states give equal elements from there on.
+     * Stops (without ending the stream) as soon as the observer returns false.
+     */
+    default void decodeFrom(DecodeInput input, long start, ElementSink sink, SyncObserver observer)
+            throws IOException {
+        throw new UnsupportedProtocolException(title() + " trace cannot be decoded in pieces.");
+    }
+
+    /**
      * Synthesizes the trace this protocol's trace unit would produce for {@code execution}.
      * {@code options} are protocol option names and values as given on the command line (without the
      * leading dashes); an unknown option throws {@link IllegalArgumentException} with one sentence.

@@ -84,6 +84,8 @@ public final class Etm3Flow implements Etm3PacketReader.Listener {
     private int vmid = -1;
     private boolean ns;
     private boolean hyp;
+    /** Told the offset of each I-sync once it is processed (see {@link #state}); null if nobody asks. */
+    private java.util.function.LongConsumer syncListener;
 
     public Etm3Flow(Etm3Config config, ProgramImage image, ElementSink sink) {
         this.config = config;
@@ -100,7 +102,12 @@ public final class Etm3Flow implements Etm3PacketReader.Listener {
         switch (p.kind) {
             case P_HEADER -> atoms(p);
             case BRANCH -> branch(p);
-            case I_SYNC -> iSync(p);
+            case I_SYNC -> {
+                iSync(p);
+                if (syncListener != null) {
+                    syncListener.accept(p.offset);
+                }
+            }
             case A_SYNC, IGNORE, EXCEPTION_ENTRY, NORMAL_DATA, OUT_OF_ORDER_DATA, OUT_OF_ORDER_PLACEHOLDER,
                  VALUE_NOT_TRACED, STORE_FAILED, DATA_SUPPRESSED -> {
             }
@@ -140,10 +147,28 @@ public final class Etm3Flow implements Etm3PacketReader.Listener {
         }
     }
 
-    /** End of trace: the open range is complete. */
+    /** End of trace: the open range is complete. The sink is ended by whoever started the decode. */
     public void end() {
         flush();
-        sink.end();
+    }
+
+    /** Everything that decides the elements to come, as a value: equal states decode alike. */
+    record State(boolean synced, boolean haveAddress, long address, Isa isa, boolean open, long rStart, long rEnd,
+                 int rCount, Isa rIsa, long rLast, long rPrev, WaypointKind rKind, boolean rExecuted,
+                 boolean lastValid, long lastAddress, WaypointKind lastKind, boolean lastExecuted, long cycles,
+                 long blockStart, Isa blockIsa, int blockIndex, long blockNext, boolean exceptionExitPending,
+                 boolean inGap, boolean contextKnown, long contextId, int vmid, boolean ns, boolean hyp) {
+    }
+
+    State state() {
+        return new State(synced, haveAddress, address, isa, open, rStart, rEnd, rCount, rIsa, rLast, rPrev, rKind,
+                rExecuted, lastValid, lastAddress, lastKind, lastExecuted, cycles,
+                block == null ? -1 : block.start(), block == null ? null : block.isa(), blockIndex, blockNext,
+                exceptionExitPending, inGap, contextKnown, contextId, vmid, ns, hyp);
+    }
+
+    void onSync(java.util.function.LongConsumer listener) {
+        this.syncListener = listener;
     }
 
     private void lost(String why, long offset) {

@@ -59,6 +59,21 @@ public final class Etm3PacketReader {
         this(config, listener, new Etm3Packet());
     }
 
+    /** A reader whose first pushed byte is at stream offset {@code start} (a split point). */
+    public Etm3PacketReader(Etm3Config config, Listener listener, long start) {
+        this(config, listener, new Etm3Packet());
+        this.position = start;
+    }
+
+    /** The decompression state between packets: with the flow's state, all that decides what follows. */
+    record State(boolean synced, long address, Isa isa, boolean ns, boolean hyp, boolean altIsa, long contextId,
+                 int vmid, long timestamp, long dataAddress) {
+    }
+
+    State state() {
+        return new State(synced, address, isa, ns, hyp, altIsa, contextId, vmid, timestamp, dataAddress);
+    }
+
     private Etm3PacketReader(Etm3Config config, Listener listener, Etm3Packet packet) {
         this.config = config;
         this.listener = listener;

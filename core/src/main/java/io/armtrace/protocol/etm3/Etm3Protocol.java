@@ -5,6 +5,7 @@ import io.armtrace.image.ProgramImage;
 import io.armtrace.protocol.DecodeInput;
 import io.armtrace.protocol.EncodeOutput;
 import io.armtrace.protocol.PacketListener;
+import io.armtrace.protocol.SyncObserver;
 import io.armtrace.protocol.TraceProtocol;
 import io.armtrace.source.Registers;
 import io.armtrace.trace.ElementSink;
@@ -56,11 +57,45 @@ public final class Etm3Protocol implements TraceProtocol {
 
     @Override
     public void decode(DecodeInput input, ElementSink sink) throws IOException {
+        decodeFrom(input, 0, sink, null);
+    }
+
+    @Override
+    public long[] splitPoints(DecodeInput input, long spacing) throws IOException {
+        try (InputStream in = input.data().open()) {
+            return Etm3SyncScanner.scan(in, spacing);
+        }
+    }
+
+    @Override
+    public void decodeFrom(DecodeInput input, long start, ElementSink sink, SyncObserver observer) throws IOException {
         Etm3Config cfg = config(input);
         Etm3Flow flow = new Etm3Flow(cfg, input.image(), sink);
-        Etm3PacketReader reader = new Etm3PacketReader(cfg, flow);
-        pump(input, reader);
-        flow.end();
+        Etm3PacketReader reader = new Etm3PacketReader(cfg, flow, start);
+        boolean[] stop = {false};
+        if (observer != null) {
+            flow.onSync(offset -> {
+                if (!stop[0] && !observer.synced(offset, new Etm3State(reader.state(), flow.state()))) {
+                    stop[0] = true;
+                }
+            });
+        }
+        byte[] buf = new byte[CHUNK];
+        try (InputStream in = input.data().open()) {
+            in.skipNBytes(start);
+            int n;
+            while (!stop[0] && (n = in.read(buf)) > 0) {
+                reader.push(buf, 0, n);
+            }
+        }
+        if (!stop[0]) {
+            reader.end();
+            flow.end();
+        }
+    }
+
+    /** The whole decoder state at a sync point, for {@link SyncObserver}. */
+    private record Etm3State(Etm3PacketReader.State reader, Etm3Flow.State flow) {
     }
 
     private static void pump(DecodeInput input, Etm3PacketReader reader) throws IOException {

@@ -70,6 +70,8 @@ public final class PtmFlow implements PtmPacketListener {
     private int stackSize;
 
     private boolean reportedUnsynced;
+    /** Told the offset of each I-sync once it is processed (see {@link #state}); null if nobody asks. */
+    private java.util.function.LongConsumer syncListener;
 
     // Statistics
     private long instructions;
@@ -87,6 +89,28 @@ public final class PtmFlow implements PtmPacketListener {
 
     public PtmFlow(PtmConfig config, MemoryImage memory, ElementSink sink) {
         this(config, memory, sink, 0);
+    }
+
+    /** Everything that decides the elements to come, as a value: equal states decode alike. */
+    record State(boolean synced, boolean valid, long addr, Isa isa, boolean nonSecure, boolean hyp, long contextId,
+                 int vmid, boolean noImageReported, boolean reportedUnsynced, java.util.List<Long> stack,
+                 java.util.List<Isa> stackIsas) {
+    }
+
+    State state() {
+        java.util.List<Long> a = new java.util.ArrayList<>(stackSize);
+        java.util.List<Isa> i = new java.util.ArrayList<>(stackSize);
+        for (int n = 0; n < stackSize; n++) {
+            int at = (stackTop - n + STACK) % STACK;
+            a.add(stackAddr[at]);
+            i.add(stackIsa[at]);
+        }
+        return new State(synced, valid, addr, isa, nonSecure, hyp, contextId, vmid, noImageReported, reportedUnsynced,
+                a, i);
+    }
+
+    void onSync(java.util.function.LongConsumer listener) {
+        this.syncListener = listener;
     }
 
     /** Instructions decoded so far. */
@@ -112,7 +136,12 @@ public final class PtmFlow implements PtmPacketListener {
             }
             case BAD -> lostSync(k.error == null ? "bad packet" : k.error, k.offset);
             case INCOMPLETE -> lostSync("trace ends inside a packet", k.offset);
-            case I_SYNC -> iSync(k);
+            case I_SYNC -> {
+                iSync(k);
+                if (syncListener != null) {
+                    syncListener.accept(k.offset);
+                }
+            }
             case TRIGGER -> sink.accept(new Trigger(source, k.offset));
             case TIMESTAMP -> {
                 sink.accept(new Timestamp(source, k.timestamp));
@@ -192,6 +221,10 @@ public final class PtmFlow implements PtmPacketListener {
             context();
         }
         synced = true;
+        // Unsynced bytes after a later loss of sync belong to the gap that loss reported (one gap per
+        // damaged stretch, as ETMv3): only bytes before the first I-sync get a gap of their own. This
+        // also makes a decoder started at a split point agree with one started at 0 (ChunkedDecode).
+        reportedUnsynced = true;
         setAddress(k.address, k.isa);
         // IHI 0035B 4.13: any periodic or non-periodic I-sync clears the return stack.
         stackSize = 0;

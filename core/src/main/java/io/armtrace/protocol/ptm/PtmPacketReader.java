@@ -47,6 +47,12 @@ public final class PtmPacketReader {
     private long grayTimestamp;
 
     public PtmPacketReader(PtmConfig config, PtmPacketListener out) {
+        this(config, out, 0);
+    }
+
+    /** A reader whose first pushed byte is at stream offset {@code start} (a split point). */
+    public PtmPacketReader(PtmConfig config, PtmPacketListener out, long start) {
+        this.base = start;
         this.config = config;
         this.out = out;
         this.cycleAccurate = config.cycleAccurate();
@@ -58,6 +64,15 @@ public final class PtmPacketReader {
 
     public PtmConfig config() {
         return config;
+    }
+
+    /** The decompression state between packets: with the flow's state, all that decides what follows. */
+    record State(boolean synced, long address, Isa isa, boolean nonSecure, boolean hyp, long timestamp,
+                 long grayTimestamp) {
+    }
+
+    State state() {
+        return new State(synced, address, isa, nonSecure, hyp, timestamp, grayTimestamp);
     }
 
     /** Stream offset just past the bytes pushed so far. */

@@ -6,6 +6,7 @@ import io.armtrace.image.ProgramImage;
 import io.armtrace.protocol.DecodeInput;
 import io.armtrace.protocol.EncodeOutput;
 import io.armtrace.protocol.PacketListener;
+import io.armtrace.protocol.SyncObserver;
 import io.armtrace.protocol.TraceProtocol;
 import io.armtrace.source.Registers;
 import io.armtrace.trace.ElementSink;
@@ -56,12 +57,47 @@ public final class PtmProtocol implements TraceProtocol {
 
     @Override
     public void decode(DecodeInput input, ElementSink sink) throws IOException {
+        decodeFrom(input, 0, sink, null);
+    }
+
+    @Override
+    public long[] splitPoints(DecodeInput input, long spacing) throws IOException {
+        try (InputStream in = input.data().open()) {
+            return PtmSyncScanner.scan(in, spacing);
+        }
+    }
+
+    @Override
+    public void decodeFrom(DecodeInput input, long start, ElementSink sink, SyncObserver observer) throws IOException {
         PtmConfig c = config(input);
         long limit = input.options() == null ? 0 : input.options().instructionLimit();
         // without an image every address is outside it: the decoder reports NoImage and goes on
         MemoryImage memory = input.image() == null ? new MemoryImage() : input.image().memory();
         PtmFlow flow = new PtmFlow(c, memory, sink, limit > 0 ? limit * 4 : 0);
-        pump(input, new PtmPacketReader(c, flow));
+        PtmPacketReader reader = new PtmPacketReader(c, flow, start);
+        boolean[] stop = {false};
+        if (observer != null) {
+            flow.onSync(offset -> {
+                if (!stop[0] && !observer.synced(offset, new PtmState(reader.state(), flow.state()))) {
+                    stop[0] = true;
+                }
+            });
+        }
+        byte[] buf = new byte[CHUNK];
+        try (InputStream in = input.data().open()) {
+            in.skipNBytes(start);
+            int n;
+            while (!stop[0] && (n = in.read(buf)) > 0) {
+                reader.push(buf, 0, n);
+            }
+        }
+        if (!stop[0]) {
+            reader.end();
+        }
+    }
+
+    /** The whole decoder state at a sync point, for {@link SyncObserver}. */
+    private record PtmState(PtmPacketReader.State reader, PtmFlow.State flow) {
     }
 
     private static void pump(DecodeInput input, PtmPacketReader reader) throws IOException {
