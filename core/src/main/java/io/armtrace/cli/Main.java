@@ -12,7 +12,7 @@ import picocli.CommandLine.Command;
         description = "Decodes Arm program-flow trace (ETMv1/v2, ETMv3, PFT/PTM, MTB) into the instructions the "
                 + "processor executed, and synthesizes trace from known executions.",
         subcommands = {DecodeCommand.class, PacketsCommand.class, InfoCommand.class, DeformatCommand.class,
-                EncodeCommand.class, StatsCommand.class,
+                EncodeCommand.class, StatsCommand.class, MergeCommand.class,
                 ProfileCommand.class, CallgraphCommand.class, CoverageCommand.class, ReportCommand.class,
                 CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
