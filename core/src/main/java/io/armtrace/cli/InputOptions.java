@@ -145,7 +145,7 @@ final class InputOptions {
                 }
                 r.putAll(s.registers()).putAll(extra);
                 ProgramImage img = extraImages(new ProgramImage(new MemoryImage().addAll(s.image().memory()),
-                        s.image().symbols()));
+                        s.image().symbols(), s.image().lines()));
                 jobs.add(new Job(p, new DecodeInput(s.traceId(), r, img, s.data(), options),
                         String.format("%s (%s, trace ID 0x%02x)", s.name(), s.type(), s.traceId())));
             }

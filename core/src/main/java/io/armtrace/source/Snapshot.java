@@ -5,7 +5,6 @@ import io.armtrace.image.ImageException;
 import io.armtrace.image.MemoryImage;
 import io.armtrace.image.ProgramImage;
 import io.armtrace.image.RawImage;
-import io.armtrace.image.SymbolTable;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -166,18 +165,18 @@ public final class Snapshot {
                     }
                 }
             }
-            SymbolTable symbols = SymbolTable.EMPTY;
+            ProgramImage program = ProgramImage.of(memory);
             Registers coreRegisters = new Registers();
             if (core != null) {
-                symbols = addDumps(memory, core);
+                program = addDumps(memory, core);
                 coreRegisters = core.registers();
             }
-            SymbolTable own = addDumps(memory, d);
-            if (symbols.isEmpty()) {
-                symbols = own;
+            ProgramImage own = addDumps(memory, d);
+            if (program.symbols().isEmpty()) {
+                program = own;
             }
             sources.add(new SnapshotSource(d.name(), d.type(), traceId, d.registers(), coreName, coreRegisters,
-                    new ProgramImage(memory, symbols),
+                    new ProgramImage(memory, program.symbols(), program.lines()),
                     buffer == null ? null : buffer.file(), buffer == null ? null : buffer.format()));
         }
         return new Snapshot(dir, List.copyOf(devices), List.copyOf(buffers), List.copyOf(sources));
@@ -212,19 +211,19 @@ public final class Snapshot {
     /**
      * Adds a device's dumps to {@code memory}. A dump whose file is named {@code *.elf} or {@code *.axf}
      * and is an ELF file is loaded as one (its load segments at their own addresses; the section's address
-     * is then not used) and its symbols are returned, so that a snapshot can carry the program with its
-     * symbols. Any other file is raw memory, even when it starts with an ELF header (a memory dump of a
-     * Linux program does).
+     * is then not used) and its symbols and DWARF source lines are returned, so that a snapshot can carry
+     * the program with its symbols and lines (for coverage by line). Any other file is raw memory, even
+     * when it starts with an ELF header (a memory dump of a Linux program does).
      */
-    private static SymbolTable addDumps(MemoryImage memory, Device device) {
-        SymbolTable symbols = SymbolTable.EMPTY;
+    private static ProgramImage addDumps(MemoryImage memory, Device device) {
+        ProgramImage symbols = ProgramImage.of(memory);
         for (Dump dump : device.dumps()) {
             try {
                 if (isElfDump(dump.file())) {
                     ProgramImage elf = ElfImage.load(dump.file());
                     memory.addAll(elf.memory());
-                    if (symbols.isEmpty()) {
-                        symbols = elf.symbols();
+                    if (symbols.symbols().isEmpty()) {
+                        symbols = elf;
                     }
                 } else {
                     RawImage.load(memory, dump.file(), dump.address(), dump.offset(), dump.length());
