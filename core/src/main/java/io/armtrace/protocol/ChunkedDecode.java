@@ -3,10 +3,6 @@ package io.armtrace.protocol;
 import io.armtrace.trace.ElementCodec;
 import io.armtrace.trace.ElementSink;
 import io.armtrace.trace.TraceElement;
-import java.io.BufferedInputStream;
-import java.io.BufferedOutputStream;
-import java.io.DataInputStream;
-import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -199,14 +195,14 @@ public final class ChunkedDecode {
         long[] count = {0};
         int[] next = {-1};
         long[] seam = {-1};
-        try (DataOutputStream out = new DataOutputStream(new BufferedOutputStream(Files.newOutputStream(file), 1 << 16))) {
+        try (ElementCodec.Output out = new ElementCodec.Output(Files.newOutputStream(file))) {
             ElementSink sink = e -> {
                 if (next[0] >= 0) {
                     return; // past the seam: the next chunk's decoder has these
                 }
                 checkCancelled();
                 try {
-                    ElementCodec.write(out, e);
+                    out.write(e);
                 } catch (IOException x) {
                     throw new UncheckedIOException(x);
                 }
@@ -235,9 +231,9 @@ public final class ChunkedDecode {
 
     /** Feeds elements {@code from} (inclusive) to {@code to} (exclusive) of a chunk file to the sink. */
     private static void copy(Path file, long from, long to, ElementSink sink) throws IOException {
-        try (DataInputStream in = new DataInputStream(new BufferedInputStream(Files.newInputStream(file), 1 << 16))) {
+        try (ElementCodec.Input in = new ElementCodec.Input(Files.newInputStream(file))) {
             for (long i = 0; i < to; i++) {
-                TraceElement e = ElementCodec.read(in);
+                TraceElement e = in.read();
                 if (i >= from) {
                     sink.accept(e);
                 }
