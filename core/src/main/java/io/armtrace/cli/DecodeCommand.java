@@ -59,8 +59,7 @@ final class DecodeCommand implements Callable<Integer> {
         try (PrintWriter out = output.open(spec.commandLine().getOut())) {
             if (!several || threads <= 1) {
                 for (InputOptions.Job job : jobs) {
-                    // a source split into pieces is read several times at once: no single progress bar
-                    decodeOne(job, out, several, Progress.wanted(output.output != null) && threads <= 1);
+                    decodeOne(job, out, several, Progress.wanted(output.output != null));
                 }
             } else {
                 decodeInParallel(jobs, out);
@@ -130,14 +129,16 @@ final class DecodeCommand implements Callable<Integer> {
         if (last > 0) {
             sink = new io.armtrace.view.LastInstructions(sink, last, job.input().image().memory());
         }
-        if (progress) {
-            long size = sizeOf(job.input().data());
+        long size = progress ? sizeOf(job.input().data()) : -1;
+        boolean split = !several && threads > 1 && (size < 0 || size > chunkSize);
+        if (progress && !split) {
+            // a source split into pieces is read by several decoders at once: no single progress bar
             try (Progress bar = Progress.start("decoding " + job.label(), size)) {
                 var in = job.input();
                 job.protocol().decode(new io.armtrace.protocol.DecodeInput(in.traceId(), in.registers(), in.image(),
                         bar.track(in.data()), in.options()), sink);
             }
-        } else if (!several && threads > 1) {
+        } else if (split) {
             io.armtrace.protocol.ChunkedDecode.decode(job.protocol(), job.input(), sink, threads, chunkSize);
         } else {
             job.protocol().decode(job.input(), sink);
