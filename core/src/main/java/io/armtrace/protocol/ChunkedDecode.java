@@ -36,9 +36,10 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>To know where to look for the seam without waiting for each other, every chunk k &gt; 0 is first
  * probed: a short decode from its split point records its states at its first sync points. Chunk
- * decoders then run in parallel, each writing its elements to a temporary file ({@link ElementCodec});
- * the files are fed to the sink in order and deleted. At most {@code 2 * threads} chunks are in flight,
- * so disk and memory stay bounded whatever the trace size; the files are deleted on every way out.
+ * decoders then run in parallel, each encoding its elements ({@link ElementCodec}, about ten bytes a
+ * range) into memory, or into a temporary file past {@link #SPILL_BYTES}; they are fed to the sink in
+ * order and dropped. At most {@code threads + 1} chunks are in flight, so memory and disk stay bounded
+ * whatever the trace size; temporary files are deleted on every way out.
  */
 public final class ChunkedDecode {
     /** Sync points at the start of a chunk where the previous chunk's decoder may hand over. */
@@ -81,7 +82,86 @@ public final class ChunkedDecode {
     }
 
     /** Where chunk {@code k}'s decoder ended: at the seam with chunk {@code next} (or -1: the end). */
-    private record Chunk(Path file, long count, Map<Long, Long> marks, int next, long seam) {
+    private record Chunk(Spool elements, long count, Map<Long, Long> marks, int next, long seam) {
+    }
+
+    /** A chunk's elements in memory, in a temporary file once they pass this many bytes. */
+    static final long SPILL_BYTES = 48L << 20;
+
+    /** A chunk's encoded elements: in memory up to {@link #SPILL_BYTES}, then in a temporary file. */
+    static final class Spool extends java.io.OutputStream {
+        private final List<byte[]> blocks = new ArrayList<>();
+        private int used;
+        private long size;
+        private Path file;
+        private java.io.OutputStream fileOut;
+
+        @Override
+        public void write(int b) throws IOException {
+            write(new byte[] {(byte) b}, 0, 1);
+        }
+
+        @Override
+        public void write(byte[] b, int off, int len) throws IOException {
+            if (file == null && size + len > SPILL_BYTES) {
+                spill();
+            }
+            size += len;
+            if (file != null) {
+                fileOut.write(b, off, len);
+                return;
+            }
+            while (len > 0) {
+                if (blocks.isEmpty() || used == blocks.get(blocks.size() - 1).length) {
+                    blocks.add(new byte[1 << 16]);
+                    used = 0;
+                }
+                byte[] block = blocks.get(blocks.size() - 1);
+                int n = Math.min(len, block.length - used);
+                System.arraycopy(b, off, block, used, n);
+                used += n;
+                off += n;
+                len -= n;
+            }
+        }
+
+        private void spill() throws IOException {
+            file = Files.createTempFile("armtrace-chunk", ".elements");
+            fileOut = new java.io.BufferedOutputStream(Files.newOutputStream(file), 1 << 16);
+            for (int i = 0; i < blocks.size(); i++) {
+                fileOut.write(blocks.get(i), 0, i == blocks.size() - 1 ? used : blocks.get(i).length);
+            }
+            blocks.clear();
+        }
+
+        @Override
+        public void close() throws IOException {
+            if (fileOut != null) {
+                fileOut.close();
+            }
+        }
+
+        java.io.InputStream open() throws IOException {
+            if (file != null) {
+                return Files.newInputStream(file);
+            }
+            List<java.io.InputStream> parts = new ArrayList<>();
+            for (int i = 0; i < blocks.size(); i++) {
+                parts.add(new java.io.ByteArrayInputStream(blocks.get(i), 0,
+                        i == blocks.size() - 1 ? used : blocks.get(i).length));
+            }
+            return new java.io.SequenceInputStream(java.util.Collections.enumeration(parts));
+        }
+
+        void delete() throws IOException {
+            blocks.clear();
+            if (fileOut != null) {
+                fileOut.close();
+            }
+            if (file != null) {
+                Files.deleteIfExists(file);
+            }
+        }
     }
 
     private int run(ElementSink sink) throws IOException {
@@ -92,23 +172,21 @@ public final class ChunkedDecode {
             return t;
         });
         int n = starts.length;
-        Path[] files = new Path[n];
+        java.util.concurrent.atomic.AtomicReferenceArray<Spool> spools = new java.util.concurrent.atomic.AtomicReferenceArray<>(n);
         List<Future<Chunk>> chunks = new ArrayList<>(java.util.Collections.nCopies(n, null));
         try {
             probe(pool);
-            int window = 2 * threads;
+            int window = threads + 1;
             int submitted = 0;
             int cur = 0;
             long from = 0;
             while (true) {
                 while (submitted < n && submitted <= cur + window) {
                     int k = submitted++;
-                    files[k] = Files.createTempFile("armtrace-chunk", ".elements");
-                    Path f = files[k];
-                    chunks.set(k, pool.submit(() -> decodeChunk(k, f)));
+                    chunks.set(k, pool.submit(() -> decodeChunk(k, spools)));
                 }
                 Chunk c = await(chunks.get(cur));
-                copy(c.file(), from, c.count(), sink);
+                copy(c.elements(), from, c.count(), sink);
                 if (c.next() < 0) {
                     return seams;
                 }
@@ -120,9 +198,7 @@ public final class ChunkedDecode {
                 int next = c.next();
                 while (submitted <= next) {
                     int k = submitted++;
-                    files[k] = Files.createTempFile("armtrace-chunk", ".elements");
-                    Path f = files[k];
-                    chunks.set(k, pool.submit(() -> decodeChunk(k, f)));
+                    chunks.set(k, pool.submit(() -> decodeChunk(k, spools)));
                 }
                 Chunk following = await(chunks.get(next));
                 Long mark = following.marks().get(c.seam());
@@ -130,7 +206,10 @@ public final class ChunkedDecode {
                     throw new IllegalStateException("chunk " + next + " did not pass sync point " + c.seam());
                 }
                 for (int k = cur; k < next; k++) {
-                    Files.deleteIfExists(files[k]);
+                    Spool done = spools.get(k);
+                    if (done != null) {
+                        done.delete();
+                    }
                 }
                 cur = next;
                 from = mark;
@@ -144,9 +223,10 @@ public final class ChunkedDecode {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
-            for (Path f : files) {
-                if (f != null) {
-                    Files.deleteIfExists(f);
+            for (int k = 0; k < n; k++) {
+                Spool left = spools.get(k);
+                if (left != null) {
+                    left.delete();
                 }
             }
         }
@@ -188,14 +268,16 @@ public final class ChunkedDecode {
         return i >= 0 ? i : -i - 2;
     }
 
-    private Chunk decodeChunk(int k, Path file) throws IOException {
+    private Chunk decodeChunk(int k, java.util.concurrent.atomic.AtomicReferenceArray<Spool> spools) throws IOException {
+        Spool spool = new Spool();
+        spools.set(k, spool);
         long end = k + 1 < starts.length ? starts[k + 1] : Long.MAX_VALUE;
         Map<Long, Object> own = probes.get(k);
         Map<Long, Long> marks = new HashMap<>();
         long[] count = {0};
         int[] next = {-1};
         long[] seam = {-1};
-        try (ElementCodec.Output out = new ElementCodec.Output(Files.newOutputStream(file))) {
+        try (ElementCodec.Output out = new ElementCodec.Output(spool)) {
             ElementSink sink = e -> {
                 if (next[0] >= 0) {
                     return; // past the seam: the next chunk's decoder has these
@@ -226,12 +308,12 @@ public final class ChunkedDecode {
         } catch (UncheckedIOException e) {
             throw e.getCause();
         }
-        return new Chunk(file, count[0], marks, next[0], seam[0]);
+        return new Chunk(spool, count[0], marks, next[0], seam[0]);
     }
 
     /** Feeds elements {@code from} (inclusive) to {@code to} (exclusive) of a chunk file to the sink. */
-    private static void copy(Path file, long from, long to, ElementSink sink) throws IOException {
-        try (ElementCodec.Input in = new ElementCodec.Input(Files.newInputStream(file))) {
+    private static void copy(Spool elements, long from, long to, ElementSink sink) throws IOException {
+        try (ElementCodec.Input in = new ElementCodec.Input(elements.open())) {
             for (long i = 0; i < to; i++) {
                 TraceElement e = in.read();
                 if (i >= from) {

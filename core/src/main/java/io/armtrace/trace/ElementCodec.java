@@ -10,8 +10,9 @@ import java.nio.charset.StandardCharsets;
 /**
  * A compact binary form of the element stream, so that a stretch of decoded trace can wait in a
  * temporary file (bounded memory) until it is its turn to reach the views. {@link Input#read} gives
- * back an element equal to the one {@link Output#write} was given. Both keep their own buffer and
- * write numbers big-endian byte by byte: no per-value stream calls on the per-element path.
+ * back an element equal to the one {@link Output#write} was given. Numbers are zigzag varints and a
+ * range's start is written relative to the previous range's end, so a range takes about ten bytes;
+ * both sides keep their own buffer: no stream call per value on the per-element path.
  */
 public final class ElementCodec {
     private static final Isa[] ISAS = Isa.values();
@@ -27,27 +28,29 @@ public final class ElementCodec {
         private final OutputStream out;
         private final byte[] buf = new byte[BUFFER];
         private int pos;
+        /** The previous range's end: the next range's start is written as the difference. */
+        private long prevEnd;
 
         public Output(OutputStream out) {
             this.out = out;
         }
 
         public void write(TraceElement element) throws IOException {
-            if (pos > BUFFER - 64) {
+            if (pos > BUFFER - 128) {
                 flush();
             }
             if (element instanceof InstructionRange r) {
                 tag(0, r.source());
-                putLong(r.start());
-                putLong(r.end());
-                putInt(r.count());
-                buf[pos++] = (byte) r.isa().ordinal();
-                putLong(r.lastAddress());
+                putLong(r.start() - prevEnd);
+                putLong(r.end() - r.start());
+                putLong(r.count());
+                buf[pos++] = (byte) (r.isa().ordinal() | (r.lastExecuted() ? 8 : 0));
                 buf[pos++] = (byte) r.lastKind().ordinal();
-                buf[pos++] = (byte) (r.lastExecuted() ? 1 : 0);
+                putLong(r.end() - r.lastAddress());
+                prevEnd = r.end();
             } else if (element instanceof ExceptionEntry e) {
                 tag(1, e.source());
-                putInt(e.number());
+                putLong(e.number());
                 putLong(e.preferredReturn());
                 buf[pos++] = (byte) (e.cancelled() ? 1 : 0);
                 putString(e.name());
@@ -69,7 +72,7 @@ public final class ElementCodec {
             } else if (element instanceof Context c) {
                 tag(6, c.source());
                 putLong(c.contextId());
-                putInt(c.vmid());
+                putLong(c.vmid());
                 buf[pos++] = (byte) ((c.nonSecure() ? 1 : 0) | (c.hyp() ? 2 : 0));
             } else if (element instanceof Timestamp t) {
                 tag(7, t.source());
@@ -92,28 +95,26 @@ public final class ElementCodec {
 
         private void tag(int tag, int source) {
             buf[pos++] = (byte) tag;
-            putInt(source);
+            putLong(source);
         }
 
-        private void putInt(int v) {
-            buf[pos++] = (byte) (v >>> 24);
-            buf[pos++] = (byte) (v >>> 16);
-            buf[pos++] = (byte) (v >>> 8);
-            buf[pos++] = (byte) v;
-        }
-
+        /** Zigzag then 7 bits a byte, low first: small values of either sign take one or two bytes. */
         private void putLong(long v) {
-            putInt((int) (v >>> 32));
-            putInt((int) v);
+            long z = (v << 1) ^ (v >> 63);
+            while ((z & ~0x7FL) != 0) {
+                buf[pos++] = (byte) ((z & 0x7F) | 0x80);
+                z >>>= 7;
+            }
+            buf[pos++] = (byte) z;
         }
 
         private void putString(String s) throws IOException {
             if (s == null) {
-                putInt(-1);
+                putLong(-1);
                 return;
             }
             byte[] b = s.getBytes(StandardCharsets.UTF_8);
-            putInt(b.length);
+            putLong(b.length);
             flush();
             out.write(b);
         }
@@ -137,54 +138,74 @@ public final class ElementCodec {
         private final byte[] buf = new byte[BUFFER];
         private int pos;
         private int limit;
+        private long prevEnd;
 
         public Input(InputStream in) {
             this.in = in;
         }
 
         public TraceElement read() throws IOException {
-            need(64);
+            need(128);
             int tag = buf[pos++];
-            int source = getInt();
-            return switch (tag) {
-                case 0 -> new InstructionRange(source, getLong(), getLong(), getInt(), ISAS[buf[pos++]], getLong(),
-                        KINDS[buf[pos++]], buf[pos++] != 0);
+            int source = (int) getLong();
+            switch (tag) {
+                case 0 -> {
+                    long start = prevEnd + getLong();
+                    long end = start + getLong();
+                    int count = (int) getLong();
+                    int flags = buf[pos++];
+                    WaypointKind kind = KINDS[buf[pos++]];
+                    long last = end - getLong();
+                    prevEnd = end;
+                    return new InstructionRange(source, start, end, count, ISAS[flags & 7], last, kind, (flags & 8) != 0);
+                }
                 case 1 -> {
-                    int number = getInt();
+                    int number = (int) getLong();
                     long ret = getLong();
                     boolean cancelled = buf[pos++] != 0;
-                    yield new ExceptionEntry(source, number, getString(), ret, cancelled);
+                    return new ExceptionEntry(source, number, getString(), ret, cancelled);
                 }
-                case 2 -> new ExceptionReturn(source, getLong());
-                case 3 -> new TraceOn(source, REASONS[buf[pos++]], getLong());
+                case 2 -> {
+                    return new ExceptionReturn(source, getLong());
+                }
+                case 3 -> {
+                    TraceOn.Reason reason = REASONS[buf[pos++]];
+                    return new TraceOn(source, reason, getLong());
+                }
                 case 4 -> {
                     long offset = getLong();
-                    yield new Gap(source, getString(), offset);
+                    return new Gap(source, getString(), offset);
                 }
                 case 5 -> {
                     long a = getLong();
                     int isa = buf[pos++];
-                    yield new NoImage(source, a, isa < 0 ? null : ISAS[isa]);
+                    return new NoImage(source, a, isa < 0 ? null : ISAS[isa]);
                 }
                 case 6 -> {
                     long id = getLong();
-                    int vmid = getInt();
+                    int vmid = (int) getLong();
                     int flags = buf[pos++];
-                    yield new Context(source, id, vmid, (flags & 1) != 0, (flags & 2) != 0);
+                    return new Context(source, id, vmid, (flags & 1) != 0, (flags & 2) != 0);
                 }
-                case 7 -> new Timestamp(source, getLong());
-                case 8 -> new CycleCount(source, getLong());
-                case 9 -> new Trigger(source, getLong());
+                case 7 -> {
+                    return new Timestamp(source, getLong());
+                }
+                case 8 -> {
+                    return new CycleCount(source, getLong());
+                }
+                case 9 -> {
+                    return new Trigger(source, getLong());
+                }
                 case 10 -> {
                     long a = getLong();
                     long offset = getLong();
-                    yield new DecodeError(source, getString(), a, offset);
+                    return new DecodeError(source, getString(), a, offset);
                 }
                 default -> throw new IOException("not an element record: tag " + tag);
-            };
+            }
         }
 
-        /** Makes {@code n} bytes available if the stream has them (a record's fixed part is at most 64). */
+        /** Makes {@code n} bytes available if the stream has them (a record's fixed part is at most 128). */
         private void need(int n) throws IOException {
             if (limit - pos >= n) {
                 return;
@@ -204,18 +225,22 @@ public final class ElementCodec {
             }
         }
 
-        private int getInt() {
-            int v = (buf[pos] & 0xFF) << 24 | (buf[pos + 1] & 0xFF) << 16 | (buf[pos + 2] & 0xFF) << 8 | (buf[pos + 3] & 0xFF);
-            pos += 4;
-            return v;
-        }
-
         private long getLong() {
-            return (long) getInt() << 32 | (getInt() & 0xFFFFFFFFL);
+            long z = 0;
+            int shift = 0;
+            while (true) {
+                byte b = buf[pos++];
+                z |= (long) (b & 0x7F) << shift;
+                if (b >= 0) {
+                    break;
+                }
+                shift += 7;
+            }
+            return (z >>> 1) ^ -(z & 1);
         }
 
         private String getString() throws IOException {
-            int n = getInt();
+            int n = (int) getLong();
             if (n < 0) {
                 return null;
             }
