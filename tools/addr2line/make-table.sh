@@ -2,10 +2,10 @@
 # Writes the reference table that checks armtrace's source lines (image.LineTable, view.Annotator):
 # for every instruction address objdump lists in the corpus ELF files, the file and line binutils'
 # addr2line gives. Needs the Debian package binutils-arm-none-eabi. Run from this directory; writes
-# ../../src/test/resources/dwarf/addr2line/NAME.addr2line.txt.gz, lines "ADDRESS FILE:LINE" (hex address;
+# ../../core/src/test/resources/dwarf/addr2line/NAME.addr2line.txt.gz, lines "ADDRESS FILE:LINE" (hex address;
 # ??:0 where no line program covers it (addr2line: "??:?" or "OBJECT.o:?"); addr2line's "(discriminator N)" notes dropped).
 set -eu
-out=../../src/test/resources/dwarf/addr2line
+out=../../core/src/test/resources/dwarf/addr2line
 mkdir -p "$out"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -15,13 +15,13 @@ table() { # name elf
     # statically linked C libraries have no line programs: of their addresses every 64th is kept
     paste -d ' ' "$tmp/addrs" "$tmp/lines" | awk '!/\?\?:0$/ || (n++ % 64) == 0' | gzip -9n > "$out/$1.addr2line.txt.gz"
 }
-# (src/test/resources/dwarf/corpus-*.elf.gz are copies of ground-truth programs: not repeated)
-for f in ../../src/test/resources/groundtruth/*.elf.gz; do
+# (core/src/test/resources/dwarf/corpus-*.elf.gz are copies of ground-truth programs: not repeated)
+for f in ../../core/src/test/resources/groundtruth/*.elf.gz; do
     name=$(basename "$f" .elf.gz)
     gzip -dc "$f" > "$tmp/$name.elf"
     table "$name" "$tmp/$name.elf"
 done
-for f in ../../src/test/resources/dwarf/*.elf; do
+for f in ../../core/src/test/resources/dwarf/*.elf; do
     table "$(basename "$f" .elf)" "$f"
 done
 for d in ../../examples/*/; do

@@ -118,7 +118,7 @@ class Campaign:
         self.args = args
         self.rng = random.Random(args.seed)
         self.root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-        self.jar = os.path.join(self.root, "target", "armtrace.jar")
+        self.jar = os.path.join(self.root, "core", "target", "armtrace.jar")
         self.work = tempfile.mkdtemp(prefix="armtrace-campaign-")
         self.results = []  # (group, command, category, detail)
         self.keep = args.keep

@@ -2,9 +2,9 @@
 # Builds the ELF files that test the DWARF line-table reader, and their reference line tables as
 # binutils decodes them (readelf --debug-dump=decodedline). Needs the Debian packages
 # gcc-arm-none-eabi, binutils-arm-none-eabi, gcc-arm-linux-gnueabihf and binutils (readelf).
-# Run from this directory; writes to ../../src/test/resources/dwarf/.
+# Run from this directory; writes to ../../core/src/test/resources/dwarf/.
 set -eu
-out=../../src/test/resources/dwarf
+out=../../core/src/test/resources/dwarf
 mkdir -p "$out"
 build() { # name compiler flags...
     name=$1; cc=$2; shift 2

@@ -4,7 +4,7 @@
 # directories with the program's ELF file as a memory dump (so decodes show function names).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-gt=src/test/resources/groundtruth
+gt=core/src/test/resources/groundtruth
 make_example() { # name fixture protocol core options...
   local name=$1 fixture=$2 protocol=$3 core=$4; shift 4
   local dir=examples/$name

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Fuzzes every Jazzer fuzz test (@FuzzTest in src/test/java) for a bounded time, one JVM per test
+# Fuzzes every Jazzer fuzz test (@FuzzTest in core/src/test/java) for a bounded time, one JVM per test
 # (jazzer-junit fuzzes only one fuzz test per run; the others are skipped), in a copy of the project so
 # that the corpus Jazzer grows and the crash inputs it writes stay out of the source tree.
 #
@@ -7,7 +7,7 @@
 #   --seconds N   fuzz each test for N seconds (default 20)
 #   --only REGEX  only the tests whose Class#method matches REGEX
 # Findings (crash inputs and logs) are copied to target/fuzz-findings/ (or $FUZZ_FINDINGS); to keep one
-# as a regression input, move it into the test's src/test/resources/.../<Class>Inputs/<method>/ and fix it.
+# as a regression input, move it into the test's core/src/test/resources/.../<Class>Inputs/<method>/ and fix it.
 # Exits 1 if any test found a problem.
 set -uo pipefail
 seconds=20
@@ -29,13 +29,13 @@ tar -C "$root" --exclude=./target --exclude=./.git --exclude=./.cifuzz-corpus -c
 # tests that read the shared conformance data look for it beside the project
 [ -d "$root/../shared" ] && ln -s "$(cd "$root/../shared" && pwd)" "$tmp/shared"
 # every fuzz test runs for the same bounded time
-find "$work/src/test/java" -name '*FuzzTest.java' -exec sed -i -E "s/maxDuration = \"[^\"]*\"/maxDuration = \"${seconds}s\"/" {} +
+find "$work/core/src/test/java" -name '*FuzzTest.java' -exec sed -i -E "s/maxDuration = \"[^\"]*\"/maxDuration = \"${seconds}s\"/" {} +
 cd "$work"
-if ! mvn -B -q test-compile > "$tmp/compile.log" 2>&1; then
+if ! mvn -B -q -pl core test-compile > "$tmp/compile.log" 2>&1; then
   cat "$tmp/compile.log"; echo "fuzz: the project does not compile" >&2; exit 1
 fi
-targets=$(grep -rn -A1 '@FuzzTest' src/test/java | grep -oE 'src/test/java/[^ ]+\.java-[0-9]+- +void [a-zA-Z0-9_]+' \
-  | sed -E 's#src/test/java/(.*)\.java-[0-9]+- +void (.*)#\1\#\2#; s#/#.#g' | grep -E "$only")
+targets=$(grep -rn -A1 '@FuzzTest' core/src/test/java | grep -oE 'core/src/test/java/[^ ]+\.java-[0-9]+- +void [a-zA-Z0-9_]+' \
+  | sed -E 's#core/src/test/java/(.*)\.java-[0-9]+- +void (.*)#\1\#\2#; s#/#.#g' | grep -E "$only")
 failed=0
 printf '%-62s %8s %s\n' "fuzz test" "seconds" "result"
 for t in $targets; do
@@ -43,7 +43,7 @@ for t in $targets; do
   log="$tmp/${class##*.}-$method.log"
   start=$(date +%s)
   touch "$tmp/marker"
-  JAZZER_FUZZ=1 timeout $((seconds * 2 + 150)) mvn -B surefire:test -Dtest="$class#$method" \
+  JAZZER_FUZZ=1 timeout $((seconds * 2 + 150)) mvn -B -pl core surefire:test -Dtest="$class#$method" \
     -Dsurefire.failIfNoSpecifiedTests=false > "$log" 2>&1
   rc=$?
   took=$(( $(date +%s) - start ))
@@ -61,7 +61,7 @@ for t in $targets; do
     mkdir -p "$dest"
     cp "$log" "$dest/"
     # Jazzer writes crash inputs into the test's resources directory and the project root
-    find "$work/src/test/resources" "$work" -maxdepth 8 -newer "$tmp/marker" -type f \
+    find "$work/core/src/test/resources" "$work" -maxdepth 8 -newer "$tmp/marker" -type f \
       \( -name 'crash-*' -o -name 'timeout-*' -o -name 'slow-unit-*' -o -name 'oom-*' \) -exec cp {} "$dest/" \; 2>/dev/null
     grep -a -m 20 -E 'Exception|Error|FAIL|== Java' "$log" | sed 's/^/    /'
   fi

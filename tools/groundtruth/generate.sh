@@ -1,5 +1,5 @@
 #!/bin/sh
-# Rebuilds the ground-truth corpus (src/test/resources/groundtruth/) from source: compiles the
+# Rebuilds the ground-truth corpus (core/src/test/resources/groundtruth/) from source: compiles the
 # programs under programs/, runs each under QEMU with the instruction-logging plugin and the
 # register log, and imports the logs into execution records (docs/execution-format.md).
 #
@@ -20,15 +20,15 @@ ROOT=$(cd "$HERE/../.." && pwd)
 cd "$ROOT"
 P=tools/groundtruth/programs
 MAP="-ffile-prefix-map=$ROOT=."
-OUT=$ROOT/src/test/resources/groundtruth
+OUT=$ROOT/core/src/test/resources/groundtruth
 WORK=${KEEP:-$(mktemp -d)}
 mkdir -p "$WORK" "$OUT"
 export QEMU_AUDIO_DRV=none
 
 # The importer: the project's classes plus the ELF reader it uses.
-(cd "$ROOT" && mvn -o -q -B compile)
+(cd "$ROOT" && mvn -o -q -B -pl core compile)
 JELF=$(find "${HOME}/.m2/repository/net/fornwall/jelf" -name 'jelf-*.jar' | head -1)
-CP="$ROOT/target/classes:$JELF"
+CP="$ROOT/core/target/classes:$JELF"
 
 gcc -O2 -fPIC -shared -o "$WORK/libpctrace.so" "$HERE/pctrace.c"
 
@@ -117,5 +117,5 @@ done
 [ -n "${KEEP:-}" ] || rm -rf "$WORK"
 
 # The characterisation table of tools/groundtruth/README.md
-(cd "$ROOT" && mvn -o -q -B test-compile)
-java -cp "$ROOT/target/classes:$ROOT/target/test-classes:$JELF" io.armtrace.groundtruth.Characterise
+(cd "$ROOT" && mvn -o -q -B -pl core test-compile)
+java -cp "$ROOT/core/target/classes:$ROOT/core/target/test-classes:$JELF" io.armtrace.groundtruth.Characterise

@@ -12,7 +12,7 @@ Debian packages this script needs (it installs nothing itself):
 The committed tables were made with binutils 2.40, GCC 12.2.1 and newlib 3.3.0 (Debian 12).
 
 Usage:
-    tools/isa-oracle/generate.py --programs DIR [--out src/test/resources/isa]
+    tools/isa-oracle/generate.py --programs DIR [--out core/src/test/resources/isa]
 where DIR holds C programs in subdirectories linux/, cortex-a/, cortex-m/ (the QEMU ground-truth
 programs of the project's test kit); any *.c found there is compiled for every configuration that it
 builds for, the rest are skipped.
@@ -200,7 +200,7 @@ def write(out, name, profile, about, counts, body):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--programs", required=True, help="directory with linux/, cortex-a/, cortex-m/ C programs")
-    ap.add_argument("--out", default=os.path.join(HERE, "..", "..", "src", "test", "resources", "isa"))
+    ap.add_argument("--out", default=os.path.join(HERE, "..", "..", "core", "src", "test", "resources", "isa"))
     ap.add_argument("--keep", help="keep the ELF files in this directory")
     args = ap.parse_args()
     for tool in ("arm-none-eabi-gcc", "arm-none-eabi-objdump"):

@@ -6,7 +6,7 @@ test ListingOracleTest compares every such line with what `arm-none-eabi-objdump
 same address of the same ELF (symbols included, e.g. `bl 600100a0 <timer_start>`), using only this
 committed table.
 
-Usage: tools/isa-oracle/listing.py [--out src/test/resources/isa/examples-objdump.tsv.gz]
+Usage: tools/isa-oracle/listing.py [--out core/src/test/resources/isa/examples-objdump.tsv.gz]
 Needs the Debian package binutils-arm-none-eabi.
 
 Table format (gzip, UTF-8, deterministic): '#' lines are comments; other lines are
@@ -30,7 +30,7 @@ COMMENT = re.compile(r"\s*[@;].*$")
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--out", default=os.path.join(ROOT, "src", "test", "resources", "isa", "examples-objdump.tsv.gz"))
+    ap.add_argument("--out", default=os.path.join(ROOT, "core", "src", "test", "resources", "isa", "examples-objdump.tsv.gz"))
     args = ap.parse_args()
     version = subprocess.run(["arm-none-eabi-objdump", "--version"], check=True, stdout=subprocess.PIPE,
                              text=True).stdout.splitlines()[0]

@@ -26,7 +26,7 @@ optsets=(
 )
 # the corpus's programs, and with ARMTRACE_EXTRA_GROUNDTRUTH=DIR also the NAME.exec.gz/NAME.elf.gz pairs
 # there (programs not in the repository, made by tools/groundtruth)
-fixtures=(src/test/resources/groundtruth/a9-arm src/test/resources/groundtruth/a9-thumb src/test/resources/groundtruth/m3)
+fixtures=(core/src/test/resources/groundtruth/a9-arm core/src/test/resources/groundtruth/a9-thumb core/src/test/resources/groundtruth/m3)
 if [ -n "${ARMTRACE_EXTRA_GROUNDTRUTH:-}" ]; then
   for f in "$ARMTRACE_EXTRA_GROUNDTRUTH"/*.exec.gz; do
     [ -f "${f%.exec.gz}.elf.gz" ] && fixtures+=("${f%.exec.gz}")

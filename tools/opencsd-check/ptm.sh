@@ -11,7 +11,7 @@ if ! command -v trc_pkt_lister >/dev/null 2>&1; then
 fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-gt=src/test/resources/groundtruth
+gt=core/src/test/resources/groundtruth
 status=0
 
 # Reads "start end" hex pairs and merges touching ranges, so that both decoders' ways of splitting a

@@ -3,7 +3,7 @@
 # option. Needs only the JDK and Maven (./armtrace builds itself). Prints Markdown.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-gt=src/test/resources/groundtruth
+gt=core/src/test/resources/groundtruth
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 

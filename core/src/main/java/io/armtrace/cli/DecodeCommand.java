@@ -1,0 +1,333 @@
+package io.armtrace.cli;
+
+import io.armtrace.trace.ElementSink;
+import io.armtrace.view.JsonlWriter;
+import io.armtrace.view.TextWriter;
+import java.io.PrintWriter;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/** {@code armtrace decode}: trace to executed instructions. */
+@Command(name = "decode", mixinStandardHelpOptions = true,
+        description = {"Decodes trace into the instructions the processor executed.",
+                "Examples:",
+                "  armtrace decode examples/ptm-a15",
+                "  armtrace decode SNAPSHOT --source 0x10 --format jsonl -o out.jsonl",
+                "  armtrace decode --protocol mtb --trace buffer.bin --reg POSITION=0x20000108 --reg MASTER=0x80000006 --image fw.elf"})
+final class DecodeCommand implements Callable<Integer> {
+    enum Format { text, jsonl }
+
+    @Mixin
+    InputOptions input;
+
+    @Mixin
+    OutputOptions output;
+
+    @Mixin
+    FilterOptions filter;
+
+    @Option(names = "--annotate",
+            description = "Add function+offset (ELF symbols) and file:line (DWARF line tables) to every instruction "
+                    + "(text --insn and JSONL insn lines) and to the start of every range.")
+    boolean annotate;
+
+    @Option(names = "--time",
+            description = "Add the running cycle count and the latest timestamp where the trace has them: two columns "
+                    + "in text, fields cycles and ts in JSONL.")
+    boolean time;
+
+    @Option(names = "--format", paramLabel = "FORMAT", description = "Output format: text (default) or jsonl.")
+    Format format = Format.text;
+
+    @Option(names = "--insn", description = "Text format: list every instruction (address, opcode, disassembly), not just ranges.")
+    boolean perInstruction;
+
+    @Option(names = "--ranges", description = "JSONL format: one object per instruction range instead of one per instruction.")
+    boolean ranges;
+
+    @Option(names = "--last", paramLabel = "N",
+            description = "Show only the last N instructions (and the elements among them): what ran before a crash or halt.")
+    Long last;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Option(names = "--jobs", paramLabel = "N",
+            description = "Decode up to N sources at once (default: the number of processors). Output is the same as one at a time.")
+    int threads = Runtime.getRuntime().availableProcessors();
+
+    @Option(names = "--chunk-size", paramLabel = "BYTES", converter = ByteSize.class,
+            description = "With --jobs above 1, one source larger than this (default 8M; K, M, G suffixes) is cut at "
+                    + "sync points and its pieces decoded at once (ETMv3, PTM). Output is the same as in one piece.")
+    long chunkSize = 8L << 20;
+
+    @Override
+    public Integer call() throws Exception {
+        checkOptions();
+        filter.validate();
+        if (time && last != null) {
+            throw new io.armtrace.source.InputException("--time and --last cannot be combined: --last lists after the "
+                    + "whole trace is read, when the running time is that of its end.");
+        }
+        List<InputOptions.Job> jobs = input.jobs();
+        boolean several = jobs.size() > 1;
+        try (OutputFile file = output.open(spec.commandLine().getOut(), input.inputFiles())) {
+            PrintWriter out = file.writer();
+            if (!several || threads <= 1) {
+                for (InputOptions.Job job : jobs) {
+                    if (!decodeOne(job, out, several, Progress.wanted(output.output != null))) {
+                        warnNothingDecoded(job);
+                    }
+                }
+            } else {
+                decodeInParallel(jobs, out);
+            }
+            file.commit();
+        }
+        return 0;
+    }
+
+    /** Contradictory or meaningless options: one sentence, exit 2. */
+    private void checkOptions() {
+        if (last != null && last <= 0) {
+            throw new io.armtrace.source.InputException("--last " + last + ": give a positive number of instructions.");
+        }
+        if (threads <= 0) {
+            throw new io.armtrace.source.InputException("--jobs " + threads + ": give a positive number of sources to decode at once.");
+        }
+        if (perInstruction && ranges) {
+            throw new io.armtrace.source.InputException("--insn and --ranges contradict each other: --insn lists every "
+                    + "instruction in text, --ranges writes one JSONL object per range.");
+        }
+        if (ranges && format != Format.jsonl) {
+            throw new io.armtrace.source.InputException("--ranges applies to --format jsonl only (the text format lists ranges already).");
+        }
+        if (perInstruction && format != Format.text) {
+            throw new io.armtrace.source.InputException("--insn applies to the text format only (JSONL lists every instruction already).");
+        }
+    }
+
+    /**
+     * Sources are independent streams: each decodes on its own thread, and the output is byte for byte that of
+     * a sequential decode. The first source that has not finished writes straight to the output; the others
+     * write to temporary part files, and when a source becomes the first, what it wrote so far is copied to the
+     * output, its part file deleted, and the rest of it goes straight to the output. So memory stays bounded
+     * whatever the trace size, and every byte of output is on disk once: in the output or in one part file.
+     */
+    private void decodeInParallel(List<InputOptions.Job> jobs, PrintWriter out) throws Exception {
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(
+                Math.min(threads, jobs.size()), r -> {
+                    Thread t = new Thread(r, "armtrace-decode");
+                    t.setDaemon(true);
+                    return t;
+                });
+        List<HandoffWriter> parts = new java.util.ArrayList<>();
+        try {
+            List<java.util.concurrent.Future<Boolean>> done = new java.util.ArrayList<>();
+            for (int i = 0; i < jobs.size(); i++) {
+                HandoffWriter part = i == 0 ? new HandoffWriter(out) : new HandoffWriter(OutputFile.temporaryFile("armtrace-decode"));
+                parts.add(part);
+                InputOptions.Job job = jobs.get(i);
+                done.add(pool.submit(() -> {
+                    try (PrintWriter w = new PrintWriter(new java.io.BufferedWriter(part, 1 << 16))) {
+                        boolean decoded = decodeOne(job, w, true, false);
+                        w.flush();
+                        if (w.checkError()) {
+                            part.rethrow();
+                        }
+                        return decoded;
+                    }
+                }));
+            }
+            for (int i = 0; i < done.size(); i++) {
+                if (i > 0) {
+                    parts.get(i).becomeFirst(out);
+                }
+                try {
+                    if (!done.get(i).get()) {
+                        warnNothingDecoded(jobs.get(i));
+                    }
+                } catch (java.util.concurrent.ExecutionException e) {
+                    if (e.getCause() instanceof Exception ex) {
+                        throw ex;
+                    }
+                    throw e;
+                }
+            }
+        } finally {
+            pool.shutdownNow();
+            for (HandoffWriter p : parts) {
+                p.discard();
+            }
+        }
+    }
+
+    /**
+     * One source's output during a parallel decode: a part file until the source becomes the first unfinished
+     * one, then the command's output itself.
+     */
+    static final class HandoffWriter extends java.io.Writer {
+        private java.nio.file.Path partFile;
+        private java.io.Writer target;
+        private java.io.IOException failure;
+
+        HandoffWriter(java.io.Writer output) {
+            this.target = output;
+        }
+
+        HandoffWriter(java.nio.file.Path partFile) throws java.io.IOException {
+            this.partFile = partFile;
+            this.target = java.nio.file.Files.newBufferedWriter(partFile, java.nio.charset.StandardCharsets.UTF_8);
+        }
+
+        /** Copies what was written so far to {@code output}, deletes the part file and writes through from now on. */
+        synchronized void becomeFirst(java.io.Writer output) throws java.io.IOException {
+            if (partFile == null) {
+                return;
+            }
+            target.close();
+            if (failure != null) {
+                throw failure;
+            }
+            try (java.io.Reader r = java.nio.file.Files.newBufferedReader(partFile, java.nio.charset.StandardCharsets.UTF_8)) {
+                r.transferTo(output);
+            }
+            OutputFile.discard(partFile);
+            partFile = null;
+            target = output;
+        }
+
+        /** Deletes the part file if it is still there. */
+        synchronized void discard() {
+            if (partFile != null) {
+                try {
+                    target.close();
+                } catch (java.io.IOException e) {
+                    // deleted anyway
+                }
+                OutputFile.discard(partFile);
+                partFile = null;
+            }
+        }
+
+        synchronized void rethrow() throws java.io.IOException {
+            if (failure != null) {
+                throw failure;
+            }
+        }
+
+        @Override
+        public synchronized void write(char[] buf, int off, int len) throws java.io.IOException {
+            try {
+                target.write(buf, off, len);
+            } catch (java.io.IOException e) {
+                if (failure == null) {
+                    failure = e;
+                }
+                throw e;
+            }
+        }
+
+        @Override
+        public synchronized void flush() throws java.io.IOException {
+            target.flush();
+        }
+
+        /** Finishes this source: the part file is complete (the command's output stays open). */
+        @Override
+        public synchronized void close() throws java.io.IOException {
+            if (partFile != null) {
+                target.flush();
+            }
+        }
+    }
+
+    /** Decodes one source; returns false when its trace held no synchronization point (nothing decoded). */
+    private boolean decodeOne(InputOptions.Job job, PrintWriter out, boolean several, boolean progress)
+            throws java.io.IOException {
+        ElementSink sink;
+        // decoder -> timeline (running time) -> filter -> --last -> writer; the writer reads the timeline
+        io.armtrace.view.Timeline timeline = time || filter.needsTimeline() ? new io.armtrace.view.Timeline() : null;
+        if (format == Format.jsonl) {
+            sink = new JsonlWriter(out, job.input().image(), several, ranges).annotate(annotate,
+                            job.protocol().profile(job.input().registers()))
+                    .time(time ? timeline : null);
+        } else {
+            if (several) {
+                out.println("# " + job.label() + ": " + job.protocol().title());
+            }
+            sink = new TextWriter(out, job.input().image(), perInstruction, several,
+                    job.protocol().profile(job.input().registers()))
+                    .annotate(annotate).time(time ? timeline : null);
+        }
+        if (last != null) {
+            sink = new io.armtrace.view.LastInstructions(sink, last, job.input().image().memory());
+        }
+        sink = filter.wrap(sink, job.input().image(), timeline);
+        if (timeline != null) {
+            sink = timeline.feed(sink);
+        }
+        SyncSeen seen = new SyncSeen(sink);
+        sink = seen;
+        long size = progress ? sizeOf(job.input().data()) : -1;
+        boolean split = !several && threads > 1 && (size < 0 || size > chunkSize);
+        if (progress && !split) {
+            // a source split into pieces is read by several decoders at once: no single progress bar
+            try (Progress bar = Progress.start("decoding " + job.label(), size)) {
+                var in = job.input();
+                job.protocol().decode(new io.armtrace.protocol.DecodeInput(in.traceId(), in.registers(), in.image(),
+                        bar.track(in.data()), in.options()), sink);
+            }
+        } else if (split) {
+            io.armtrace.protocol.ChunkedDecode.decode(job.protocol(), job.input(), sink, threads, chunkSize);
+        } else {
+            job.protocol().decode(job.input(), sink);
+        }
+        sink.end();
+        return seen.any;
+    }
+
+    /**
+     * Notices a decode that produced nothing but gaps: an empty or too-short trace, or one without a
+     * synchronization point, which would otherwise print nothing at all.
+     */
+    private static final class SyncSeen implements ElementSink {
+        private final ElementSink next;
+        boolean any;
+
+        SyncSeen(ElementSink next) {
+            this.next = next;
+        }
+
+        @Override
+        public void accept(io.armtrace.trace.TraceElement e) {
+            if (!(e instanceof io.armtrace.trace.Gap)) {
+                any = true;
+            }
+            next.accept(e);
+        }
+
+        @Override
+        public void end() {
+            next.end();
+        }
+    }
+
+    private void warnNothingDecoded(InputOptions.Job job) {
+        PrintWriter err = spec.commandLine().getErr();
+        err.println("armtrace: " + Messages.shorten(job.label()) + ": no synchronization point found in the trace; nothing was decoded.");
+        err.flush();
+    }
+
+    private static long sizeOf(io.armtrace.source.TraceData data) {
+        try (java.io.InputStream in = data.open()) {
+            return in.transferTo(java.io.OutputStream.nullOutputStream());
+        } catch (java.io.IOException e) {
+            return 0;
+        }
+    }
+}

@@ -1,0 +1,144 @@
+package io.armtrace.cli;
+
+import io.armtrace.image.ImageException;
+import io.armtrace.protocol.UnsupportedProtocolException;
+import io.armtrace.source.InputException;
+import java.io.PrintWriter;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/** The {@code armtrace} command. */
+@Command(name = "armtrace", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
+        description = "Decodes Arm program-flow trace (ETMv1/v2, ETMv3, PFT/PTM, MTB) into the instructions the "
+                + "processor executed, and synthesizes trace from known executions.",
+        subcommands = {DecodeCommand.class, PacketsCommand.class, InfoCommand.class, DeformatCommand.class,
+                EncodeCommand.class, StatsCommand.class, MergeCommand.class,
+                ProfileCommand.class, CallgraphCommand.class, CoverageCommand.class, ReportCommand.class,
+                CompletionCommand.class, ManCommand.class, CommandLine.HelpCommand.class})
+public final class Main implements Runnable {
+    /** Exit code for a user mistake or bad input file. */
+    public static final int EXIT_USAGE = 2;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public void run() {
+        throw new CommandLine.ParameterException(spec.commandLine(), "Missing subcommand: say what to do, e.g. 'armtrace decode DIR'.");
+    }
+
+    static final class Version implements CommandLine.IVersionProvider {
+        @Override
+        public String[] getVersion() {
+            return new String[] {"armtrace " + version()};
+        }
+
+        /** The pom's version, which the build writes into version.properties (on the test classpath too). */
+        static String version() {
+            try (java.io.InputStream in = Main.class.getResourceAsStream("version.properties")) {
+                if (in != null) {
+                    java.util.Properties p = new java.util.Properties();
+                    p.load(in);
+                    String v = p.getProperty("version");
+                    if (v != null && !v.isEmpty() && !v.startsWith("${")) {
+                        return v;
+                    }
+                }
+            } catch (java.io.IOException e) {
+                // fall through to the manifest
+            }
+            String v = Main.class.getPackage().getImplementationVersion();
+            return v == null ? "development build" : v;
+        }
+    }
+
+    public static void main(String[] args) {
+        System.exit(run(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
+    }
+
+    /**
+     * One sentence for the user. The project's own exceptions carry one; library exceptions (a number that
+     * does not parse, an I/O failure) are put into words here rather than shown as the library's text.
+     */
+    static String messageOf(Throwable t) {
+        if (t instanceof java.nio.file.NoSuchFileException nsf) {
+            return Messages.shorten(nsf.getFile()) + ": no such file.";
+        }
+        if (t instanceof java.nio.file.AccessDeniedException ade) {
+            return Messages.shorten(ade.getFile()) + ": permission denied.";
+        }
+        if (t instanceof java.nio.file.FileSystemException fse) {
+            return Messages.shorten(fse.getFile()) + ": " + Messages.reason(fse) + ".";
+        }
+        if (t instanceof NumberFormatException) {
+            String m = t.getMessage() == null ? "" : t.getMessage();
+            int q = m.indexOf('"');
+            String value = q >= 0 && m.endsWith("\"") && m.length() > q + 1 ? m.substring(q + 1, m.length() - 1) : m;
+            return "'" + Messages.shorten(value) + "' is not a number where the command expected one.";
+        }
+        if (t instanceof InputException || t instanceof ImageException || t instanceof UnsupportedProtocolException) {
+            return capped(t.getMessage() == null ? t.toString() : t.getMessage());
+        }
+        if (t instanceof java.io.IOException io) {
+            return "Reading or writing a file failed: " + Messages.reason(io) + ".";
+        }
+        if (t instanceof IllegalArgumentException && t.getMessage() != null) {
+            return capped(t.getMessage());
+        }
+        return "internal error (" + t.getClass().getSimpleName() + "); please report it with the --debug output.";
+    }
+
+    /** A sentence that quotes a long value whole is cut: nobody reads a screenful of one file name. */
+    private static String capped(String message) {
+        return message.length() <= 3 * Messages.MAX_ECHO ? message : message.substring(0, 3 * Messages.MAX_ECHO) + "...";
+    }
+
+    /** Runs the command line; returns the exit code. */
+    public static int run(String[] args, PrintWriter out, PrintWriter err) {
+        boolean debug = false;
+        for (String a : args) {
+            if (a.equals("--debug")) {
+                debug = true;
+            }
+        }
+        final boolean showStack = debug;
+        CommandLine cl = new CommandLine(new Main());
+        cl.setOut(out);
+        cl.setErr(err);
+        cl.setCaseInsensitiveEnumValuesAllowed(true);
+        cl.setParameterExceptionHandler((ex, arguments) -> {
+            // picocli's sentence quotes the offending value whole: cut it, and point to --help instead of
+            // printing the whole usage
+            String m = ex.getMessage() == null ? "bad command line" : ex.getMessage();
+            err.println("armtrace: " + (m.length() > Messages.MAX_ECHO + 100 ? m.substring(0, Messages.MAX_ECHO + 100) + "..." : m)
+                    + (m.endsWith(".") ? "" : ".") + " See '" + ex.getCommandLine().getCommandSpec().qualifiedName() + " --help'.");
+            err.flush();
+            return EXIT_USAGE;
+        });
+        cl.setExecutionExceptionHandler((ex, commandLine, parseResult) -> {
+            Throwable t = ex;
+            if (t instanceof java.io.UncheckedIOException && t.getCause() != null) {
+                t = t.getCause();
+            }
+            if (t instanceof OutputFile.OutputFailure) {
+                // lost output: not the user's mistake, but never success
+                err.println("armtrace: " + t.getMessage());
+                if (showStack) {
+                    t.printStackTrace(err);
+                }
+                err.flush();
+                return 1;
+            }
+            boolean userError = t instanceof InputException || t instanceof ImageException
+                    || t instanceof UnsupportedProtocolException || t instanceof IllegalArgumentException
+                    || t instanceof java.io.IOException;
+            err.println("armtrace: " + messageOf(t));
+            if (showStack || !userError) {
+                t.printStackTrace(err);
+            }
+            err.flush();
+            return userError ? EXIT_USAGE : 1;
+        });
+        return cl.execute(args);
+    }
+}

@@ -1,0 +1,346 @@
+package io.armtrace.protocol;
+
+import io.armtrace.trace.ElementCodec;
+import io.armtrace.trace.ElementSink;
+import io.armtrace.trace.TraceElement;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Decodes one source on several cores with the elements of a sequential decode, in the same order.
+ *
+ * <p>The trace is cut at the protocol's split points (sync points about a chunk size apart). Chunk k's
+ * decoder starts fresh at its split point; chunk k-1's decoder runs on past that point. Both report
+ * their whole state after each sync packet ({@link TraceProtocol#decodeFrom}). The first sync packet
+ * after the cut at which the two states are equal is the seam: chunk k-1's elements are taken up to it,
+ * chunk k's from it. From equal states the two decoders give equal elements, and chunk k-1's decoder
+ * is, by induction from chunk 0, in the state of the sequential decoder; so the stitched stream is the
+ * sequential one. The rule needs no knowledge of what a protocol carries across a sync point (return
+ * stack, context, cycle counts, a "trace on" a fresh decoder emits): whatever differs keeps the states
+ * apart and moves the seam to a later sync point. If no seam is found among a chunk's first
+ * {@link #PROBE_SYNCS} sync points, the previous decoder simply decodes that chunk too.
+ *
+ * <p>To know where to look for the seam without waiting for each other, every chunk k &gt; 0 is first
+ * probed: a short decode from its split point records its states at its first sync points. Chunk
+ * decoders then run in parallel, each encoding its elements ({@link ElementCodec}, about ten bytes a
+ * range) into memory, or into a temporary file past {@link #SPILL_BYTES}; they are fed to the sink in
+ * order and dropped. At most {@code threads + 1} chunks are in flight, so memory and disk stay bounded
+ * whatever the trace size; temporary files are deleted on every way out.
+ */
+public final class ChunkedDecode {
+    /** Sync points at the start of a chunk where the previous chunk's decoder may hand over. */
+    static final int PROBE_SYNCS = 32;
+
+    private final TraceProtocol protocol;
+    private final DecodeInput input;
+    private final int threads;
+    private final long[] starts;
+    private final List<Map<Long, Object>> probes = new ArrayList<>();
+    private volatile boolean cancelled;
+
+    private ChunkedDecode(TraceProtocol protocol, DecodeInput input, int threads, long[] starts) {
+        this.protocol = protocol;
+        this.input = input;
+        this.threads = threads;
+        this.starts = starts;
+    }
+
+    /**
+     * Decodes {@code input} to {@code sink} (without ending it), split into chunks of about
+     * {@code chunkSize} bytes on {@code threads} threads when the protocol supports it and the trace is
+     * larger than one chunk; otherwise as {@link TraceProtocol#decode}.
+     */
+    public static Split decode(TraceProtocol protocol, DecodeInput input, ElementSink sink, int threads,
+                               long chunkSize) throws IOException {
+        long[] points = threads > 1 && chunkSize > 0 ? protocol.splitPoints(input, chunkSize) : new long[0];
+        if (points.length == 0) {
+            protocol.decode(input, sink);
+            return new Split(1, 0);
+        }
+        long[] starts = new long[points.length + 1];
+        System.arraycopy(points, 0, starts, 1, points.length);
+        int seams = new ChunkedDecode(protocol, input, threads, starts).run(sink);
+        return new Split(starts.length, seams);
+    }
+
+    /** How a decode went: the chunks the trace was cut into, and the seams where one decoder took over. */
+    public record Split(int chunks, int seams) {
+    }
+
+    /** Where chunk {@code k}'s decoder ended: at the seam with chunk {@code next} (or -1: the end). */
+    private record Chunk(Spool elements, long count, Map<Long, Long> marks, int next, long seam) {
+    }
+
+    /** A chunk's elements in memory, in a temporary file once they pass this many bytes. */
+    static final long SPILL_BYTES = 48L << 20;
+
+    /** A chunk's encoded elements: in memory up to {@link #SPILL_BYTES}, then in a temporary file. */
+    static final class Spool extends java.io.OutputStream {
+        private final List<byte[]> blocks = new ArrayList<>();
+        private int used;
+        private long size;
+        private Path file;
+        private java.io.OutputStream fileOut;
+
+        @Override
+        public void write(int b) throws IOException {
+            write(new byte[] {(byte) b}, 0, 1);
+        }
+
+        @Override
+        public void write(byte[] b, int off, int len) throws IOException {
+            if (file == null && size + len > SPILL_BYTES) {
+                spill();
+            }
+            size += len;
+            if (file != null) {
+                fileOut.write(b, off, len);
+                return;
+            }
+            while (len > 0) {
+                if (blocks.isEmpty() || used == blocks.get(blocks.size() - 1).length) {
+                    blocks.add(new byte[1 << 16]);
+                    used = 0;
+                }
+                byte[] block = blocks.get(blocks.size() - 1);
+                int n = Math.min(len, block.length - used);
+                System.arraycopy(b, off, block, used, n);
+                used += n;
+                off += n;
+                len -= n;
+            }
+        }
+
+        private void spill() throws IOException {
+            file = Files.createTempFile("armtrace-chunk", ".elements");
+            fileOut = new java.io.BufferedOutputStream(Files.newOutputStream(file), 1 << 16);
+            for (int i = 0; i < blocks.size(); i++) {
+                fileOut.write(blocks.get(i), 0, i == blocks.size() - 1 ? used : blocks.get(i).length);
+            }
+            blocks.clear();
+        }
+
+        @Override
+        public void close() throws IOException {
+            if (fileOut != null) {
+                fileOut.close();
+            }
+        }
+
+        java.io.InputStream open() throws IOException {
+            if (file != null) {
+                return Files.newInputStream(file);
+            }
+            List<java.io.InputStream> parts = new ArrayList<>();
+            for (int i = 0; i < blocks.size(); i++) {
+                parts.add(new java.io.ByteArrayInputStream(blocks.get(i), 0,
+                        i == blocks.size() - 1 ? used : blocks.get(i).length));
+            }
+            return new java.io.SequenceInputStream(java.util.Collections.enumeration(parts));
+        }
+
+        void delete() throws IOException {
+            blocks.clear();
+            if (fileOut != null) {
+                fileOut.close();
+            }
+            if (file != null) {
+                Files.deleteIfExists(file);
+            }
+        }
+    }
+
+    private int run(ElementSink sink) throws IOException {
+        int seams = 0;
+        ExecutorService pool = Executors.newFixedThreadPool(threads, r -> {
+            Thread t = new Thread(r, "armtrace-chunk");
+            t.setDaemon(true);
+            return t;
+        });
+        int n = starts.length;
+        java.util.concurrent.atomic.AtomicReferenceArray<Spool> spools = new java.util.concurrent.atomic.AtomicReferenceArray<>(n);
+        List<Future<Chunk>> chunks = new ArrayList<>(java.util.Collections.nCopies(n, null));
+        try {
+            probe(pool);
+            int window = threads + 1;
+            int submitted = 0;
+            int cur = 0;
+            long from = 0;
+            while (true) {
+                while (submitted < n && submitted <= cur + window) {
+                    int k = submitted++;
+                    chunks.set(k, pool.submit(() -> decodeChunk(k, spools)));
+                }
+                Chunk c = await(chunks.get(cur));
+                copy(c.elements(), from, c.count(), sink);
+                if (c.next() < 0) {
+                    return seams;
+                }
+                for (int k = cur; k < c.next(); k++) {
+                    if (chunks.get(k) != null && k != cur) {
+                        chunks.get(k).cancel(false);
+                    }
+                }
+                int next = c.next();
+                while (submitted <= next) {
+                    int k = submitted++;
+                    chunks.set(k, pool.submit(() -> decodeChunk(k, spools)));
+                }
+                Chunk following = await(chunks.get(next));
+                Long mark = following.marks().get(c.seam());
+                if (mark == null) {
+                    throw new IllegalStateException("chunk " + next + " did not pass sync point " + c.seam());
+                }
+                for (int k = cur; k < next; k++) {
+                    Spool done = spools.get(k);
+                    if (done != null) {
+                        done.delete();
+                    }
+                }
+                cur = next;
+                from = mark;
+                seams++;
+            }
+        } finally {
+            cancelled = true;
+            pool.shutdownNow();
+            try {
+                pool.awaitTermination(1, TimeUnit.MINUTES);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            for (int k = 0; k < n; k++) {
+                Spool left = spools.get(k);
+                if (left != null) {
+                    left.delete();
+                }
+            }
+        }
+    }
+
+    /** The states of each chunk's decoder at its first sync points, decoding from its split point. */
+    private void probe(ExecutorService pool) throws IOException {
+        List<Future<Map<Long, Object>>> done = new ArrayList<>();
+        for (int k = 0; k < starts.length; k++) {
+            if (k == 0) {
+                done.add(null);
+                continue;
+            }
+            long begin = starts[k];
+            long end = k + 1 < starts.length ? starts[k + 1] : Long.MAX_VALUE;
+            done.add(pool.submit(() -> {
+                Map<Long, Object> states = new LinkedHashMap<>();
+                protocol.decodeFrom(input, begin, e -> checkCancelled(), (offset, state) -> {
+                    states.put(offset, state);
+                    return states.size() < PROBE_SYNCS && offset < end;
+                });
+                return states;
+            }));
+        }
+        for (Future<Map<Long, Object>> f : done) {
+            probes.add(f == null ? Map.of() : await(f));
+        }
+    }
+
+    private void checkCancelled() {
+        if (cancelled) {
+            throw new CancellationException();
+        }
+    }
+
+    /** Chunk {@code k}'s index for a sync point at {@code offset}. */
+    private int chunkOf(long offset) {
+        int i = Arrays.binarySearch(starts, offset);
+        return i >= 0 ? i : -i - 2;
+    }
+
+    private Chunk decodeChunk(int k, java.util.concurrent.atomic.AtomicReferenceArray<Spool> spools) throws IOException {
+        Spool spool = new Spool();
+        spools.set(k, spool);
+        long end = k + 1 < starts.length ? starts[k + 1] : Long.MAX_VALUE;
+        Map<Long, Object> own = probes.get(k);
+        Map<Long, Long> marks = new HashMap<>();
+        long[] count = {0};
+        int[] next = {-1};
+        long[] seam = {-1};
+        try (ElementCodec.Output out = new ElementCodec.Output(spool)) {
+            ElementSink sink = e -> {
+                if (next[0] >= 0) {
+                    return; // past the seam: the next chunk's decoder has these
+                }
+                checkCancelled();
+                try {
+                    out.write(e);
+                } catch (IOException x) {
+                    throw new UncheckedIOException(x);
+                }
+                count[0]++;
+            };
+            protocol.decodeFrom(input, starts[k], sink, (offset, state) -> {
+                if (own.containsKey(offset)) {
+                    marks.put(offset, count[0]);
+                }
+                if (offset >= end) {
+                    int j = chunkOf(offset);
+                    Object probed = probes.get(j).get(offset);
+                    if (j > k && probed != null && probed.equals(state)) {
+                        next[0] = j;
+                        seam[0] = offset;
+                        return false;
+                    }
+                }
+                return true;
+            });
+        } catch (UncheckedIOException e) {
+            throw e.getCause();
+        }
+        return new Chunk(spool, count[0], marks, next[0], seam[0]);
+    }
+
+    /** Feeds elements {@code from} (inclusive) to {@code to} (exclusive) of a chunk file to the sink. */
+    private static void copy(Spool elements, long from, long to, ElementSink sink) throws IOException {
+        try (ElementCodec.Input in = new ElementCodec.Input(elements.open())) {
+            for (long i = 0; i < to; i++) {
+                TraceElement e = in.read();
+                if (i >= from) {
+                    sink.accept(e);
+                }
+            }
+        }
+    }
+
+    private static <T> T await(Future<T> f) throws IOException {
+        try {
+            return f.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted", e);
+        } catch (ExecutionException e) {
+            Throwable c = e.getCause();
+            if (c instanceof IOException io) {
+                throw io;
+            }
+            if (c instanceof RuntimeException r) {
+                throw r;
+            }
+            if (c instanceof Error err) {
+                throw err;
+            }
+            throw new IOException(c);
+        }
+    }
+}

@@ -1,0 +1,104 @@
+package io.armtrace.protocol;
+
+import io.armtrace.execution.Execution;
+import io.armtrace.image.ProgramImage;
+import io.armtrace.source.Registers;
+import io.armtrace.trace.ElementSink;
+import java.io.IOException;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One trace protocol, as the command line and the snapshot reader see it. Each protocol package
+ * ({@code protocol.etm2}, {@code protocol.etm3}, {@code protocol.ptm}, {@code protocol.mtb}) provides
+ * one implementation; {@link Protocols} lists them.
+ */
+public interface TraceProtocol {
+    /** Short name used on the command line: etm2, etm3, ptm, mtb. */
+    String name();
+
+    /** Human name: "ETMv3", "PFT (PTM)". */
+    String title();
+
+    /**
+     * The trace unit registers this protocol reads (normalized names, as {@link Registers} keeps them); a
+     * {@code --reg} of any other name is a mistake.
+     */
+    List<String> registerNames();
+
+    /**
+     * The architecture profile of the traced core as far as {@code registers} tell it (A/R unless the
+     * protocol only exists on M-profile cores or a register says ARMv7-M): views use it where A/R and M read
+     * an instruction differently, e.g. the special registers of MRS/MSR in a disassembly.
+     */
+    default io.armtrace.isa.Profile profile(Registers registers) {
+        return io.armtrace.isa.Profile.AR;
+    }
+
+    /** True if a snapshot device of this {@code type} (e.g. "ETM3.5", "PTM1.1") speaks this protocol. */
+    boolean handlesDeviceType(String type);
+
+    /** The registers explained in words, one line each, for {@code armtrace info}. */
+    List<String> describe(Registers registers);
+
+    /** Lists the packets of {@code input}, one call per packet. Never throws on bad trace data. */
+    void packets(DecodeInput input, PacketListener out) throws IOException;
+
+    /**
+     * How many bytes of {@code input}'s data are trace. All of it by default; an MTB dump holds the whole SRAM
+     * of which only the active buffer is trace.
+     */
+    default long traceBytes(DecodeInput input) throws IOException {
+        try (java.io.InputStream in = input.data().open()) {
+            return in.transferTo(java.io.OutputStream.nullOutputStream());
+        }
+    }
+
+    /**
+     * The trace bytes that the {@link #packets} line {@code text} stands for, given {@code toNext}, the distance
+     * from its offset to the next line's (or to the end of the data). By default a packet runs to the next one;
+     * a protocol whose listing has lines that are not packets, or whose packets are not in byte order, says
+     * otherwise.
+     */
+    default long packetBytes(String text, long toNext) {
+        return toNext;
+    }
+
+    /** Decodes {@code input} to elements. Never throws on bad trace data: bad data becomes elements. */
+    void decode(DecodeInput input, ElementSink sink) throws IOException;
+
+    /**
+     * Byte offsets of sync points where a fresh decoder can start, about {@code spacing} bytes apart, in
+     * increasing order and all above 0: where {@link ChunkedDecode} splits one source to decode it on
+     * several cores. Empty (the default) means this protocol's trace is decoded in one piece.
+     */
+    default long[] splitPoints(DecodeInput input, long spacing) throws IOException {
+        return new long[0];
+    }
+
+    /**
+     * Decodes {@code input} from byte offset {@code start} (0 or one of {@link #splitPoints}) as a
+     * decoder that sees the trace begin there would, with the same element offsets as a decode from 0.
+     * After each sync point it calls {@code observer} with the packet's offset and the decoder's whole
+     * state (packet reader and flow): two decoders in equal states give equal elements from there on.
+     * Stops (without ending the stream) as soon as the observer returns false.
+     */
+    default void decodeFrom(DecodeInput input, long start, ElementSink sink, SyncObserver observer)
+            throws IOException {
+        throw new UnsupportedProtocolException(title() + " trace cannot be decoded in pieces.");
+    }
+
+    /**
+     * Synthesizes the trace this protocol's trace unit would produce for {@code execution}.
+     * {@code options} are protocol option names and values as given on the command line (without the
+     * leading dashes); an unknown option throws {@link IllegalArgumentException} with one sentence.
+     */
+    default EncodeOutput encode(Execution execution, ProgramImage image, Map<String, String> options) {
+        throw new UnsupportedProtocolException(title() + " trace synthesis is not available yet.");
+    }
+
+    /** Names and one-line descriptions of the options {@link #encode} accepts. */
+    default Map<String, String> encodeOptions() {
+        return Map.of();
+    }
+}

@@ -1,0 +1,45 @@
+package io.armtrace.protocol.etm3;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.Arrays;
+
+/**
+ * Finds split points in an ETMv3 byte stream: A-sync packets (IHI 0014Q 7.4.1, five 0x00 then 0x80), the
+ * first one at or after each multiple of a spacing. A decoder started at one sees an A-sync first and
+ * synchronizes at the I-sync that follows. An A-sync pattern inside another packet's payload would only
+ * give a decoder that finds no seam there (see {@code ChunkedDecode}), never different output.
+ */
+public final class Etm3SyncScanner {
+    private Etm3SyncScanner() {
+    }
+
+    /** Offsets (all above 0, increasing) of the A-syncs chosen as split points. */
+    public static long[] scan(InputStream in, long spacing) throws IOException {
+        long[] found = new long[16];
+        int n = 0;
+        long next = spacing;
+        long offset = 0;
+        int zeros = 0;
+        byte[] buf = new byte[1 << 16];
+        int len;
+        while ((len = in.read(buf)) > 0) {
+            for (int i = 0; i < len; i++, offset++) {
+                int v = buf[i] & 0xFF;
+                if (v == 0) {
+                    zeros++;
+                    continue;
+                }
+                if (v == 0x80 && zeros >= 5 && offset - 5 >= next) {
+                    if (n == found.length) {
+                        found = Arrays.copyOf(found, n * 2);
+                    }
+                    found[n++] = offset - 5;
+                    next = offset - 5 + spacing;
+                }
+                zeros = 0;
+            }
+        }
+        return Arrays.copyOf(found, n);
+    }
+}

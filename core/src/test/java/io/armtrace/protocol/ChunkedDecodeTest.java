@@ -1,0 +1,142 @@
+package io.armtrace.protocol;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.armtrace.groundtruth.Corpus;
+import io.armtrace.image.ProgramImage;
+import io.armtrace.source.Snapshot;
+import io.armtrace.source.SnapshotSource;
+import io.armtrace.source.TraceData;
+import io.armtrace.testdata.SharedData;
+import io.armtrace.trace.ElementSink;
+import io.armtrace.view.JsonlWriter;
+import io.armtrace.view.TextWriter;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A source decoded in chunks on several threads gives, byte for byte, the text and JSONL of the
+ * sequential decode: on every TC2 source (real hardware trace) and on encoder trace of corpus programs
+ * with periodic sync, cut into many small chunks so that there are many seams.
+ */
+class ChunkedDecodeTest {
+    /** Writers as {@code armtrace decode} uses them: text ranges, text per instruction, JSONL. */
+    private static final List<Function<ProgramImage, Output>> FORMATS = List.of(
+            image -> new Output(w -> new TextWriter(w, image, false, false)),
+            image -> new Output(w -> new TextWriter(w, image, true, false)),
+            image -> new Output(w -> new JsonlWriter(w, image, false)));
+
+    private static final class Output {
+        final StringWriter text = new StringWriter();
+        final ElementSink sink;
+
+        Output(Function<PrintWriter, ElementSink> make) {
+            this.sink = make.apply(new PrintWriter(text));
+        }
+
+        String finish() {
+            sink.end();
+            return text.toString();
+        }
+    }
+
+    /** Decodes {@code input} sequentially and in chunks; asserts equal output; returns the chunked split. */
+    private static ChunkedDecode.Split assertSameInChunks(TraceProtocol protocol, DecodeInput input, long chunkSize)
+            throws IOException {
+        ChunkedDecode.Split split = null;
+        for (Function<ProgramImage, Output> format : FORMATS) {
+            Output sequential = format.apply(input.image());
+            protocol.decode(input, sequential.sink);
+            Output chunked = format.apply(input.image());
+            split = ChunkedDecode.decode(protocol, input, chunked.sink, 2, chunkSize);
+            String expected = sequential.finish();
+            assertThat(chunked.finish()).as("%s in chunks of %d bytes", input.data().name(), chunkSize)
+                    .isEqualTo(expected);
+        }
+        return split;
+    }
+
+    @Test
+    void everyTc2SourceDecodesTheSameInChunks() throws IOException {
+        Snapshot snapshot = Snapshot.load(SharedData.tc2());
+        int splitSources = 0;
+        for (SnapshotSource source : snapshot.sources()) {
+            TraceProtocol protocol = Protocols.forDeviceType(source.type()).orElse(null);
+            if (protocol == null) {
+                continue;
+            }
+            DecodeInput input = DecodeInput.of(source);
+            if (source.traceId() == 0x14) {
+                continue; // the second PTM traced nothing
+            }
+            for (long chunk : new long[] {64, 300, 1024}) {
+                ChunkedDecode.Split split = assertSameInChunks(protocol, input, chunk);
+                if (chunk == 64 && split.chunks() > 2) {
+                    // the seams must really be used, not every chunk thrown away
+                    assertThat(split.seams()).as(source.name()).isGreaterThanOrEqualTo(split.chunks() / 2);
+                    splitSources++;
+                }
+            }
+        }
+        // ETMv3 0x10, 0x11, 0x12 and PTM 0x13 hold enough trace to be split many times
+        assertThat(splitSources).isEqualTo(4);
+    }
+
+    @Test
+    void encodedCorpusProgramsDecodeTheSameInChunks() throws IOException {
+        List<String> names = new ArrayList<>(Corpus.names(io.armtrace.isa.Profile.AR));
+        int split = 0;
+        for (String name : names.subList(0, Math.min(2, names.size()))) {
+            split += encodeAndCompare("ptm", name, Map.of("sync-period", "256", "timestamps", "on",
+                    "cycle-accurate", "on", "context-id-size", "4", "context-id", "0x42"));
+            split += encodeAndCompare("etm3", name, Map.of("async-period", "256", "isync-period", "256",
+                    "cycle-accurate", "", "context-id", "4", "timestamps", ""));
+        }
+        assertThat(split).isGreaterThan(0);
+    }
+
+    /**
+     * Corrupt trace (bytes flipped, dropped, A-syncs cut through) decodes with gaps and resyncs: the
+     * chunked decode must still give the sequential output, whatever the seams have to skip.
+     */
+    @Test
+    void corruptedTraceDecodesTheSameInChunks() throws IOException {
+        java.util.Random random = new java.util.Random(12);
+        Snapshot snapshot = Snapshot.load(SharedData.tc2());
+        for (int id : new int[] {0x10, 0x13}) {
+            SnapshotSource source = snapshot.source(id).orElseThrow();
+            TraceProtocol protocol = Protocols.forDeviceType(source.type()).orElseThrow();
+            byte[] clean;
+            try (java.io.InputStream in = source.data().open()) {
+                clean = in.readAllBytes();
+            }
+            for (int round = 0; round < 6; round++) {
+                byte[] bad = clean.clone();
+                for (int i = 0; i < 1 + random.nextInt(8); i++) {
+                    int at = random.nextInt(bad.length);
+                    bad[at] = (byte) (random.nextInt(4) == 0 ? 0 : random.nextInt(256));
+                }
+                DecodeInput input = new DecodeInput(source.traceId(), source.registers(), source.image(),
+                        TraceData.of(source.name() + " round " + round, bad), DecodeOptions.DEFAULT);
+                assertSameInChunks(protocol, input, 64 + random.nextInt(512));
+            }
+        }
+    }
+
+    private static int encodeAndCompare(String protocolName, String program, Map<String, String> options)
+            throws IOException {
+        TraceProtocol protocol = Protocols.byName(protocolName).orElseThrow();
+        ProgramImage image = Corpus.image(program);
+        EncodeOutput out = protocol.encode(Corpus.execution(program), image, options);
+        DecodeInput input = new DecodeInput(-1, out.registers(), image,
+                TraceData.of(program + " " + protocolName + " " + options, out.trace()), DecodeOptions.DEFAULT);
+        ChunkedDecode.Split split = assertSameInChunks(protocol, input, Math.max(64, out.trace().length / 16));
+        return split.seams();
+    }
+}

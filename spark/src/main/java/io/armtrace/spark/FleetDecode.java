@@ -1,0 +1,229 @@
+package io.armtrace.spark;
+
+import io.armtrace.cli.Main;
+import io.armtrace.protocol.Protocols;
+import io.armtrace.source.Snapshot;
+import io.armtrace.source.SnapshotSource;
+import io.armtrace.view.FoldedStacks;
+import io.armtrace.view.LcovTracefile;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.Serializable;
+import java.io.StringReader;
+import java.io.StringWriter;
+import java.io.UncheckedIOException;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FSDataOutputStream;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.spark.SparkConf;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.api.java.function.Function;
+
+/**
+ * Decodes a fleet of captures on Apache Spark: every capture of a directory (a local path or any Hadoop
+ * file system URI, e.g. {@code s3a://bucket/captures}) is decoded on an executor exactly as the command
+ * line decodes it, and the coverage and profile of all captures are added up.
+ *
+ * <p>A capture is a snapshot directory (a subdirectory holding {@code snapshot.ini}): DS-5/OpenCSD
+ * snapshots, and MTB dumps described as a snapshot with an MTB device (docs/mtb.md). For each capture
+ * {@code NAME} the job writes, under the output directory:
+ * <ul>
+ * <li>{@code captures/NAME.jsonl}: {@code armtrace decode NAME --format jsonl} (every trace source);</li>
+ * </ul>
+ * and over all captures:
+ * <ul>
+ * <li>{@code coverage.info}: {@code armtrace merge --lcov} of {@code armtrace coverage NAME --source ID --lcov}
+ * for every decodable trace source of every capture (counts summed per line, function and branch);</li>
+ * <li>{@code profile.folded}: {@code armtrace merge --folded} of {@code armtrace profile NAME --folded} of
+ * every capture (counts summed per call path).</li>
+ * </ul>
+ * Decoding runs the command line's own code (one capture per task, each on one thread), so the results
+ * are byte for byte those of the command line run capture by capture.
+ */
+public final class FleetDecode {
+    private FleetDecode() {
+    }
+
+    /** {@code FleetDecode [MASTER] INPUT OUTPUT}: MASTER (e.g. {@code local[*]}) when not run by spark-submit. */
+    public static void main(String[] args) throws IOException {
+        if (args.length < 2 || args.length > 3) {
+            System.err.println("usage: FleetDecode [MASTER] INPUT_DIR OUTPUT_DIR");
+            System.exit(2);
+        }
+        SparkConf conf = new SparkConf().setAppName("armtrace fleet decode");
+        if (args.length == 3) {
+            conf.setMaster(args[0]);
+        }
+        String input = args[args.length - 2];
+        String output = args[args.length - 1];
+        try (JavaSparkContext sc = new JavaSparkContext(conf)) {
+            Summary s = run(sc, input, output);
+            System.out.println(s.captures() + " captures decoded to " + output);
+        } catch (IllegalArgumentException e) {
+            System.err.println("FleetDecode: " + e.getMessage());
+            System.exit(2);
+        }
+    }
+
+    /** What a run did. */
+    public record Summary(int captures) {
+    }
+
+    /** The result of one capture that goes back to the driver: its tracefiles and folded stacks. */
+    record CaptureResult(String name, List<String> lcov, String folded) implements Serializable {
+    }
+
+    /** Decodes every capture of {@code input} into {@code output}. */
+    public static Summary run(JavaSparkContext sc, String input, String output) throws IOException {
+        Configuration hadoop = sc.hadoopConfiguration();
+        Path in = new Path(input);
+        FileSystem fs = in.getFileSystem(hadoop);
+        if (!fs.getFileStatus(in).isDirectory()) {
+            throw new IllegalArgumentException(input + " is not a directory of captures.");
+        }
+        List<String> captures = new ArrayList<>();
+        for (FileStatus st : fs.listStatus(in)) {
+            if (st.isDirectory() && fs.exists(new Path(st.getPath(), "snapshot.ini"))) {
+                captures.add(st.getPath().getName());
+            }
+        }
+        captures.sort(Comparator.naturalOrder());
+        if (captures.isEmpty()) {
+            throw new IllegalArgumentException(input + " holds no capture (a directory with a snapshot.ini).");
+        }
+        Map<String, String> settings = new HashMap<>();
+        hadoop.forEach(e -> settings.put(e.getKey(), e.getValue()));
+        List<CaptureResult> results = sc.parallelize(captures, captures.size())
+                .map(new DecodeCapture(in.toString(), output, settings)).collect();
+
+        LcovTracefile lcov = new LcovTracefile();
+        FoldedStacks folded = new FoldedStacks();
+        for (CaptureResult r : results) {
+            for (int i = 0; i < r.lcov().size(); i++) {
+                lcov.add(new StringReader(r.lcov().get(i)), r.name() + " tracefile " + i);
+            }
+            folded.add(new StringReader(r.folded()), r.name());
+        }
+        Path out = new Path(output);
+        FileSystem ofs = out.getFileSystem(hadoop);
+        ofs.setWriteChecksum(false); // no .crc files beside the results on a local file system
+        StringWriter info = new StringWriter();
+        lcov.write(new PrintWriter(info), "armtrace");
+        write(ofs, new Path(out, "coverage.info"), info.toString());
+        StringWriter stacks = new StringWriter();
+        folded.write(new PrintWriter(stacks));
+        write(ofs, new Path(out, "profile.folded"), stacks.toString());
+        return new Summary(results.size());
+    }
+
+    /** Writes to a temporary name and renames, so that a file that is there is complete. */
+    private static void write(FileSystem fs, Path file, String text) throws IOException {
+        Path tmp = new Path(file.getParent(), "." + file.getName() + ".tmp");
+        try (FSDataOutputStream o = fs.create(tmp, true)) {
+            o.write(text.getBytes(StandardCharsets.UTF_8));
+        }
+        fs.delete(file, false);
+        if (!fs.rename(tmp, file)) {
+            throw new IOException("cannot rename " + tmp + " to " + file);
+        }
+    }
+
+    /** One capture on an executor: copied to local disk, decoded by the command line, results copied back. */
+    static final class DecodeCapture implements Function<String, CaptureResult> {
+        private final String input;
+        private final String output;
+        private final Map<String, String> settings;
+
+        DecodeCapture(String input, String output, Map<String, String> settings) {
+            this.input = input;
+            this.output = output;
+            this.settings = settings;
+        }
+
+        @Override
+        public CaptureResult call(String name) throws IOException {
+            Configuration conf = new Configuration(false);
+            settings.forEach(conf::set);
+            java.nio.file.Path work = Files.createTempDirectory("armtrace-capture");
+            try {
+                Path src = new Path(new Path(input), name);
+                src.getFileSystem(conf).copyToLocalFile(false, src, new Path(work.toUri()), true);
+                java.nio.file.Path dir = work.resolve(name);
+                String d = dir.toString();
+
+                java.nio.file.Path jsonl = work.resolve("decode.jsonl");
+                cli(name, "decode", d, "--format", "jsonl", "--jobs", "1", "-o", jsonl.toString());
+                Path out = new Path(new Path(output), "captures");
+                FileSystem ofs = out.getFileSystem(conf);
+                ofs.setWriteChecksum(false);
+                ofs.copyFromLocalFile(false, true, new Path(jsonl.toUri()), new Path(out, name + ".jsonl"));
+
+                java.nio.file.Path folded = work.resolve("profile.folded");
+                cli(name, "profile", d, "--folded", "-o", folded.toString());
+
+                List<String> lcov = new ArrayList<>();
+                for (List<String> args : coverageRuns(dir, work.resolve("coverage.info"))) {
+                    cli(name, args.toArray(String[]::new));
+                    lcov.add(Files.readString(work.resolve("coverage.info")));
+                }
+                return new CaptureResult(name, lcov, Files.readString(folded));
+            } finally {
+                deleteTree(work);
+            }
+        }
+    }
+
+    /**
+     * The {@code armtrace coverage} runs of one capture: one per trace source that {@code armtrace decode}
+     * decodes (a protocol armtrace knows, and a trace buffer), as an LCOV tracefile describes one
+     * program; without {@code --source} when there is only one.
+     */
+    public static List<List<String>> coverageRuns(java.nio.file.Path capture, java.nio.file.Path lcov) {
+        List<SnapshotSource> sources = Snapshot.load(capture).sources().stream()
+                .filter(s -> Protocols.forDeviceType(s.type()).isPresent() && s.bufferFile() != null).toList();
+        List<List<String>> runs = new ArrayList<>();
+        if (sources.size() == 1) {
+            runs.add(List.of("coverage", capture.toString(), "--lcov", lcov.toString()));
+        } else {
+            for (SnapshotSource s : sources) {
+                runs.add(List.of("coverage", capture.toString(), "--source", "0x" + Integer.toHexString(s.traceId()),
+                        "--lcov", lcov.toString()));
+            }
+        }
+        return runs;
+    }
+
+    /** Runs the command line; a failure fails the task with the command's own message. */
+    private static void cli(String capture, String... args) {
+        StringWriter err = new StringWriter();
+        int code = Main.run(args, new PrintWriter(Writer.nullWriter()), new PrintWriter(err));
+        if (code != 0) {
+            throw new IllegalStateException("capture " + capture + ": armtrace " + args[0] + " exited " + code + ": "
+                    + err.toString().trim());
+        }
+    }
+
+    private static void deleteTree(java.nio.file.Path root) {
+        try (var walk = Files.walk(root)) {
+            walk.sorted(Comparator.reverseOrder()).forEach(p -> {
+                try {
+                    Files.deleteIfExists(p);
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            });
+        } catch (IOException | UncheckedIOException e) {
+            // a temporary directory left behind is not lost output
+        }
+    }
+}
