@@ -309,6 +309,11 @@ class Campaign:
             total.update(r)
             print("%-12s %-22s" % (group, name) + "".join("%9d" % r[h] for h in head[2:]))
         print("%-12s %-22s" % ("all", "") + "".join("%9d" % total[h] for h in head[2:]))
+        huge = [x for x in self.results if x[0] == "huge"]
+        if huge:
+            print("\nhuge inputs:")
+            for group, name, exitc, problems, detail, first in huge:
+                print("  %-24s %-8s %s" % (name, exitc, detail.split("] ", 1)[-1].split(":", 1)[0]))
         bad = [x for x in self.results if x[3]]
         if bad:
             print("\nproblems (%d runs):" % len(bad))
