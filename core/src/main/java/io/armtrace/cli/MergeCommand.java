@@ -58,22 +58,21 @@ final class MergeCommand implements Callable<Integer> {
                     folded.add(r, f.toString());
                 }
             } catch (NoSuchFileException e) {
-                throw new InputException(f + ": no such file.");
+                throw new InputException(Messages.shorten(f.toString()) + ": no such file.");
             } catch (IllegalArgumentException e) {
                 throw new InputException(e.getMessage());
             } catch (IOException e) {
-                throw new InputException(f + ": " + e.getMessage());
+                throw new InputException(Messages.shorten(f.toString()) + ": cannot be read (" + Messages.reason(e) + ").");
             }
         }
-        try (PrintWriter out = output.open(spec.commandLine().getOut())) {
+        try (OutputFile file = output.open(spec.commandLine().getOut(), files)) {
+            PrintWriter out = file.writer();
             if (kind.lcov) {
                 lcov.write(out, "armtrace");
             } else {
                 folded.write(out);
             }
-            if (out.checkError()) {
-                throw new IOException("writing " + (output.output == null ? "standard output" : output.output) + " failed");
-            }
+            file.commit();
         }
         return 0;
     }

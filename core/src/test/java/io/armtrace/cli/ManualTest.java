@@ -15,7 +15,7 @@ import picocli.CommandLine;
 class ManualTest {
     @Test
     void versionIsThePomsVersion() throws Exception {
-        Matcher m = Pattern.compile("<artifactId>armtrace</artifactId>\\s*<version>([^<]+)</version>")
+        Matcher m = Pattern.compile("<artifactId>armtrace-parent</artifactId>\\s*<version>([^<]+)</version>")
                 .matcher(Files.readString(Path.of("pom.xml")));
         assertThat(m.find()).isTrue();
         CliTest.Result r = CliTest.run("--version");

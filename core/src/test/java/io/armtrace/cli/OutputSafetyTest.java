@@ -110,7 +110,7 @@ class OutputSafetyTest {
                 "-o", full.toString()});
         Path elf = tmp.resolve("m0plus.elf");
         Files.write(elf, Corpus.elfBytes("m0plus"));
-        Path exec = Path.of("src/test/resources/groundtruth/m0plus.exec.gz");
+        Path exec = Path.of("core/src/test/resources/groundtruth/m0plus.exec.gz");
         all.add(new String[] {"encode", "--protocol", "mtb", "--execution", exec.toString(), "--image", elf.toString(),
                 "-o", full.toString()});
         for (String[] args : all) {
@@ -221,7 +221,7 @@ class OutputSafetyTest {
 
         Path elf = tmp.resolve("m0plus.elf");
         Files.write(elf, Corpus.elfBytes("m0plus"));
-        String exec = Path.of("src/test/resources/groundtruth/m0plus.exec.gz").toString();
+        String exec = Path.of("core/src/test/resources/groundtruth/m0plus.exec.gz").toString();
         Path snap = tmp.resolve("snap");
         Files.createDirectories(snap);
         Files.writeString(snap.resolve("snapshot.ini"), "mine");

@@ -105,7 +105,7 @@ class UserErrorsTest {
     void aNumberThatDoesNotParseIsNamedNotQuotedFromTheLibrary(@TempDir Path tmp) throws Exception {
         Path elf = tmp.resolve("a9.elf");
         Files.write(elf, Corpus.elfBytes("a9-thumb"));
-        String exec = Path.of("src/test/resources/groundtruth/a9-thumb.exec.gz").toString();
+        String exec = Path.of("core/src/test/resources/groundtruth/a9-thumb.exec.gz").toString();
         CliTest.Result r = CliTest.run("encode", "--protocol", "etm3", "--execution", exec, "--image", elf.toString(),
                 "-o", tmp.resolve("t.bin").toString(), "--async-period=12x");
         assertMistake(r, "'12x' is not a number");
@@ -116,7 +116,7 @@ class UserErrorsTest {
     void encodeOptionsThatSayNothingAreRefused(@TempDir Path tmp) throws Exception {
         Path elf = tmp.resolve("m0plus.elf");
         Files.write(elf, Corpus.elfBytes("m0plus"));
-        String exec = Path.of("src/test/resources/groundtruth/m0plus.exec.gz").toString();
+        String exec = Path.of("core/src/test/resources/groundtruth/m0plus.exec.gz").toString();
         String out = tmp.resolve("t.bin").toString();
         assertMistake(CliTest.run("encode", "--protocol", "mtb", "--execution", exec, "--image", elf.toString(), "-o", out,
                 "--core", "Cortex-M0+"), "--core");
