@@ -28,6 +28,7 @@ public final class TextWriter implements ElementSink {
     private final Symbolizer symbols;
     private final boolean perInstruction;
     private final boolean withSource;
+    private final boolean symbolsAvailable;
     private final StringBuilder line = new StringBuilder(128);
     private boolean tailChainPending;
     private int tailChainSource;
@@ -36,6 +37,7 @@ public final class TextWriter implements ElementSink {
         this.out = out;
         this.image = image;
         this.symbols = new Symbolizer(image.symbols());
+        this.symbolsAvailable = symbols.available();
         this.perInstruction = perInstruction;
         this.withSource = withSource;
     }
@@ -44,21 +46,58 @@ public final class TextWriter implements ElementSink {
         return "0x" + hexDigits(v, 8);
     }
 
+    /** Appends {@code 0x} and {@code v} in at least 8 lower-case hex digits to the line. */
+    private StringBuilder hexTo(long v) {
+        line.append('0').append('x');
+        appendHex(line, v, 8);
+        return line;
+    }
+
     private StringBuilder start(TraceElement e) {
         line.setLength(0);
         if (withSource) {
-            line.append(String.format("[0x%02x] ", e.source()));
+            sourceTag(e.source());
         }
         return line;
     }
 
-    private void emit() {
-        out.println(line);
+    private void sourceTag(int source) {
+        line.append("[0x");
+        appendHex(line, source, 2);
+        line.append("] ");
     }
+
+    /**
+     * Writes the line: its characters go to the writer through a reused array, one call per line (a
+     * listing has one line per element, so a String per line would be most of its cost).
+     */
+    private void emit() {
+        line.append(NEWLINE);
+        int n = line.length();
+        if (chars.length < n) {
+            chars = new char[Math.max(n, 2 * chars.length)];
+        }
+        line.getChars(0, n, chars, 0);
+        out.write(chars, 0, n);
+    }
+
+    private static final String NEWLINE = System.lineSeparator();
+    private char[] chars = new char[256];
 
     private String where(long address) {
         String n = symbols.name(address);
         return n == null ? "" : "  <" + n + ">";
+    }
+
+    /** Appends {@code "  <name+0xOFF>"} when a symbol covers the address (as {@link #where}). */
+    private void appendWhere(long address) {
+        if (!symbolsAvailable) {
+            return;
+        }
+        String n = symbols.name(address);
+        if (n != null) {
+            line.append("  <").append(n).append('>');
+        }
     }
 
     @Override
@@ -74,7 +113,7 @@ public final class TextWriter implements ElementSink {
             tailChainPending = false;
             line.setLength(0);
             if (withSource) {
-                line.append(String.format("[0x%02x] ", tailChainSource));
+                sourceTag(tailChainSource);
             }
             line.append("exception return");
             emit();
@@ -93,15 +132,21 @@ public final class TextWriter implements ElementSink {
                 });
                 return;
             }
-            start(r).append("range ").append(hex(r.start())).append('-').append(hex(r.end()))
-                    .append(' ').append(padLeft(Integer.toString(r.count()), 5)).append(" insn ").append(r.isa());
+            start(r).append("range ");
+            hexTo(r.start()).append('-');
+            hexTo(r.end()).append(' ');
+            int count = r.count();
+            for (int w = digits(count); w < 5; w++) {
+                line.append(' ');
+            }
+            line.append(count).append(" insn ").append(r.isa());
             if (r.lastKind() != WaypointKind.NONE) {
                 line.append(", ends with ").append(kind(r.lastKind()));
             }
             if (!r.lastExecuted()) {
                 line.append(", last condition failed");
             }
-            line.append(where(r.start()));
+            appendWhere(r.start());
             emit();
         } else if (element instanceof ExceptionEntry e) {
             if (tailChainPending) {
@@ -208,8 +253,23 @@ public final class TextWriter implements ElementSink {
         return new String(c);
     }
 
-    private static String padLeft(String s, int width) {
-        return s.length() >= width ? s : " ".repeat(width - s.length()) + s;
+    /** Decimal digits of {@code v}, with the sign. */
+    private static int digits(int v) {
+        int n = v < 0 ? 2 : 1;
+        long a = Math.abs((long) v);
+        while (a >= 10) {
+            a /= 10;
+            n++;
+        }
+        return n;
+    }
+
+    /** {@code v} in lower-case hexadecimal with at least {@code digits} digits, appended to {@code sb}. */
+    static void appendHex(StringBuilder sb, long v, int digits) {
+        int n = Math.max(digits, (64 - Long.numberOfLeadingZeros(v) + 3) / 4);
+        for (int i = n - 1; i >= 0; i--) {
+            sb.append(HEX[(int) (v >>> (4 * i) & 0xF)]);
+        }
     }
 
     private static String kind(WaypointKind k) {
