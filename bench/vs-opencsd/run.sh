@@ -87,7 +87,7 @@ opencsd_run() { # INPUT MODE REPEAT
   images=$(sed -n 2p "$dir/opencsd.args")
   (cd "$dir" && "$work/opencsd_null" "$2" "$proto" "$trace" "$idr" "$cr" "$ccer" "$id" "$3" $images)
 }
-mbs() { awk -v b="$1" -v s="$2" 'BEGIN { printf "%.0f", b / s / 1e6 }'; }
+mbs() { awk -v b="$1" -v s="$2" 'BEGIN { r = b / s / 1e6; printf (r < 100 ? "%.1f" : "%.0f"), r }'; }
 mis() { awk -v n="$1" -v s="$2" 'BEGIN { printf "%.1f", n / s / 1e6 }'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1fx", b / a }'; }
 
@@ -120,12 +120,12 @@ rows+=("| mtb-fleet (2000 dumps) | decode | $(awk -v b="$(field bytes "$m")" 'BE
 big=""
 if [ "$BIG_MB" -gt 0 ]; then
   say "  bounded memory: a ${BIG_MB} MB trace through \`armtrace decode\` with -Xmx256m..."
-  java -cp "$cp" io.armtrace.bench.VsOpenCsd repeat "$work/in/ptm-tc2" "$work/big" $((BIG_MB << 20))
+  java -cp "$cp" io.armtrace.bench.VsOpenCsd repeat "$work/in/etm3-tc2" "$work/big" $((BIG_MB << 20))
   rm -rf "$work/in"
   start=$(date +%s.%N)
   if java -Xmx256m -jar "$jar" decode "$work/big" >/dev/null 2>"$work/big.err"; then
     secs=$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
-    big="\`armtrace decode\` (text) of a $(( $(stat -c %s "$work/big/trace_0.bin") >> 20 )) MiB PTM trace with -Xmx256m: exit 0, ${secs} s"
+    big="\`armtrace decode\` (text) of a $(( $(stat -c %s "$work/big/trace_0.bin") >> 20 )) MiB ETMv3 trace (TC2 0x10 repeated) with -Xmx256m: exit 0, ${secs} s"
   else
     big="\`armtrace decode\` of the ${BIG_MB} MB trace with -Xmx256m FAILED: $(head -c 300 "$work/big.err")"
     failed=1

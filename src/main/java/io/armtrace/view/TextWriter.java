@@ -94,10 +94,17 @@ public final class TextWriter implements ElementSink {
         if (!symbolsAvailable) {
             return;
         }
-        String n = symbols.name(address);
-        if (n != null) {
-            line.append("  <").append(n).append('>');
+        io.armtrace.image.Symbol s = image.symbols().lookup(address);
+        if (s == null) {
+            return;
         }
+        line.append("  <").append(s.name());
+        long off = address - s.address();
+        if (off != 0) {
+            line.append("+0x");
+            appendHex(line, off, 1);
+        }
+        line.append('>');
     }
 
     @Override
