@@ -14,6 +14,8 @@
 #                      at the end unless KEEP=1)
 #   REPEAT=N           armtrace runs per measurement, best taken (default 5; the first warms the JIT)
 #   OPENCSD_REPEAT=N   OpenCSD runs per measurement (default 2; 1 for the slow a9-thumb full decode)
+#   CLOCK=cpu|wall     time the decoding thread's CPU time (default: robust on a shared, loaded
+#                      machine) or wall-clock time
 #   BIG_MB=N           size of the bounded-memory check's trace (default 1024), decoded by
 #                      `armtrace decode` with -Xmx256m; BIG_MB=0 skips it
 # Needs: a JDK 17, Maven, g++ and OpenCSD's library and headers (Debian: libopencsd-dev).
@@ -24,6 +26,8 @@ TC2=${TC2:-$repo/../shared/conformance/TC2}
 REPEAT=${REPEAT:-5}
 OPENCSD_REPEAT=${OPENCSD_REPEAT:-2}
 BIG_MB=${BIG_MB:-1024}
+CLOCK=${CLOCK:-cpu}
+if [ "$CLOCK" = wall ]; then tkey=best_s; else tkey=best_cpu_s; fi
 
 say() { printf '%s\n' "$*" >&2; }
 
@@ -105,17 +109,17 @@ for input in etm3-tc2 ptm-tc2 ptm-a9thumb-rs; do
     if [ "$mode" = packets ]; then key=packets; else key=instructions; fi
     ca=$(field $key "$a"); co=$(field $key "$o")
     [ "$ca" = "$co" ] || { say "MISMATCH: $input $mode: armtrace $key=$ca, OpenCSD $key=$co"; failed=1; }
-    ta=$(field best_s "$a"); to=$(field best_s "$o")
+    ta=$(field $tkey "$a"); to=$(field $tkey "$o")
     rows+=("| $input | $mode | $((bytes / 1000000)) | $(mbs "$bytes" "$to") | $(mbs "$bytes" "$ta") | $( [ $mode = decode ] && mis "$co" "$to" || echo -) | $( [ $mode = decode ] && mis "$ca" "$ta" || echo -) | $(ratio "$ta" "$to") | $co / $ca |")
   done
   say "  $input text listing: armtrace..."
   t=$(armtrace_run measure "$work/in/$input" text "$REPEAT")
   bytes=$(field bytes "$t")
-  rows+=("| $input | text listing | $((bytes / 1000000)) | - | $(mbs "$bytes" "$(field best_s "$t")") | - | $(mis "$(field instructions "$t")" "$(field best_s "$t")") | $(awk -v t="$(field best_s "$t")" -v d="$(field best_s "$a")" 'BEGIN { printf "%.1fx decode time", t / d }') | - / $(field instructions "$t") |")
+  rows+=("| $input | text listing | $((bytes / 1000000)) | - | $(mbs "$bytes" "$(field $tkey "$t")") | - | $(mis "$(field instructions "$t")" "$(field $tkey "$t")") | $(awk -v t="$(field $tkey "$t")" -v d="$(field $tkey "$a")" 'BEGIN { printf "%.1fx decode time", t / d }') | - / $(field instructions "$t") |")
 done
 say "  MTB fleet: armtrace..."
 m=$(armtrace_run mtb 2000 "$REPEAT")
-rows+=("| mtb-fleet (2000 dumps) | decode | $(awk -v b="$(field bytes "$m")" 'BEGIN { printf "%.1f", b / 1e6 }') | - | $(mbs "$(field bytes "$m")" "$(field best_s "$m")") | - | $(mis "$(field instructions "$m")" "$(field best_s "$m")") | $(awk -v s="$(field best_s "$m")" 'BEGIN { printf "%.0f dumps/s", 2000 / s }') | - / $(field instructions "$m") |")
+rows+=("| mtb-fleet (2000 dumps) | decode | $(awk -v b="$(field bytes "$m")" 'BEGIN { printf "%.1f", b / 1e6 }') | - | $(mbs "$(field bytes "$m")" "$(field $tkey "$m")") | - | $(mis "$(field instructions "$m")" "$(field $tkey "$m")") | $(awk -v s="$(field $tkey "$m")" 'BEGIN { printf "%.0f dumps/s", 2000 / s }') | - / $(field instructions "$m") |")
 
 big=""
 if [ "$BIG_MB" -gt 0 ]; then
@@ -137,7 +141,7 @@ cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | head -
 echo
 echo "Machine: ${cpu:-unknown CPU}, $(nproc) cores; load: $(uptime | sed 's/.*load average/load average/')"
 echo "Java: $(java -version 2>&1 | head -1); OpenCSD: $(dpkg-query -W -f '${Version}' libopencsd-dev 2>/dev/null || echo 'version unknown')"
-echo "Single thread, trace in memory, best of $REPEAT armtrace runs (same JVM) and $OPENCSD_REPEAT OpenCSD runs (1 for ptm-a9thumb-rs decode)."
+echo "Single thread, trace in memory, $CLOCK time ($( [ "$CLOCK" = wall ] && echo wall-clock || echo "CPU time of the decoding thread")), best of $REPEAT armtrace runs (same JVM) and $OPENCSD_REPEAT OpenCSD runs (1 for ptm-a9thumb-rs decode)."
 echo
 echo "| input | mode | MB | OpenCSD MB/s | armtrace MB/s | OpenCSD M insn/s | armtrace M insn/s | armtrace speed-up | count OpenCSD / armtrace |"
 echo "|---|---|---:|---:|---:|---:|---:|---:|---|"
