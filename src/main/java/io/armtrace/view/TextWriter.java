@@ -272,12 +272,18 @@ public final class TextWriter implements ElementSink {
     }
 
     /** {@code v} in lower-case hexadecimal with at least {@code digits} digits, appended to {@code sb}. */
-    static void appendHex(StringBuilder sb, long v, int digits) {
+    private void appendHex(StringBuilder sb, long v, int digits) {
         int n = Math.max(digits, (64 - Long.numberOfLeadingZeros(v) + 3) / 4);
+        char[] c = hexScratch;
         for (int i = n - 1; i >= 0; i--) {
-            sb.append(HEX[(int) (v >>> (4 * i) & 0xF)]);
+            c[i] = HEX[(int) (v & 0xF)];
+            v >>>= 4;
         }
+        sb.append(c, 0, n);
     }
+
+    /** Digits are put together here and appended at once (one append per char checks capacity each time). */
+    private final char[] hexScratch = new char[16];
 
     private static String kind(WaypointKind k) {
         return switch (k) {
