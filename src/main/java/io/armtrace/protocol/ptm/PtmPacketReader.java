@@ -94,13 +94,20 @@ public final class PtmPacketReader {
                 continue;
             }
             int h = b[pos] & 0xFF;
-            if ((h & 0x81) == 0x80 && !cycleAccurate) {
+            if ((h & 0x81) == 0x80 && (!cycleAccurate || (h & 0x40) == 0)) {
                 // the most frequent packet, a one-byte atom packet: decoded here, as emit would
                 PtmPacket k = pkt;
                 k.clear(PtmPacket.Type.ATOM, offsetOf(pos), 1);
-                int v = ATOMS[h];
-                k.atomCount = v >> 8;
-                k.atomBits = v & 0xFF;
+                if (cycleAccurate) {
+                    // IHI 0035B 4.5.3: one atom, and a cycle count that fits in the header
+                    k.atomCount = 1;
+                    k.atomBits = (h & 2) == 0 ? 1 : 0;
+                    k.cycles = (h >> 2) & 0xF;
+                } else {
+                    int v = ATOMS[h];
+                    k.atomCount = v >> 8;
+                    k.atomBits = v & 0xFF;
+                }
                 fillState(k);
                 out.packet(k);
                 pos++;
