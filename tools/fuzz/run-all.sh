@@ -25,7 +25,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 work="$tmp/project"
 mkdir -p "$work" "$findings"
-tar -C "$root" --exclude=./target --exclude=./.git --exclude=./.cifuzz-corpus -cf - . | tar -C "$work" -xf -
+tar -C "$root" --exclude=./target --exclude=./core/target --exclude=./spark/target --exclude=./.git --exclude=./.cifuzz-corpus -cf - . | tar -C "$work" -xf -
 # tests that read the shared conformance data look for it beside the project
 [ -d "$root/../shared" ] && ln -s "$(cd "$root/../shared" && pwd)" "$tmp/shared"
 # every fuzz test runs for the same bounded time

@@ -33,6 +33,7 @@ public final class TextWriter implements ElementSink {
     private final boolean perInstruction;
     private final boolean withSource;
     private final DisassemblyCache disassembly;
+    private final boolean symbolsAvailable;
     private final StringBuilder line = new StringBuilder(128);
     private Annotator annotator;
     private Timeline timeline;
@@ -50,6 +51,7 @@ public final class TextWriter implements ElementSink {
         this.out = out;
         this.image = image;
         this.symbols = new Symbolizer(image.symbols());
+        this.symbolsAvailable = symbols.available();
         this.perInstruction = perInstruction;
         this.withSource = withSource;
     }
@@ -73,10 +75,17 @@ public final class TextWriter implements ElementSink {
         return "0x" + hexDigits(v, 8);
     }
 
+    /** Appends {@code 0x} and {@code v} in at least 8 lower-case hex digits to the line. */
+    private StringBuilder hexTo(long v) {
+        line.append('0').append('x');
+        appendHex(line, v, 8);
+        return line;
+    }
+
     private StringBuilder start(TraceElement e) {
         line.setLength(0);
         if (withSource) {
-            line.append(e.source() < 0 ? "[none] " : String.format("[0x%02x] ", e.source()));
+            sourceTag(e.source());
         }
         if (timeline != null) {
             timeColumns();
@@ -122,13 +131,55 @@ public final class TextWriter implements ElementSink {
         }
     }
 
-    private void emit() {
-        out.println(line);
+    /** {@code [0xID] }, or {@code [none] } for a stream that has no trace ID (a raw file without one). */
+    private void sourceTag(int source) {
+        if (source < 0) {
+            line.append("[none] ");
+            return;
+        }
+        line.append("[0x");
+        appendHex(line, source, 2);
+        line.append("] ");
     }
+
+    /**
+     * Writes the line: its characters go to the writer through a reused array, one call per line (a
+     * listing has one line per element, so a String per line would be most of its cost).
+     */
+    private void emit() {
+        line.append(NEWLINE);
+        int n = line.length();
+        if (chars.length < n) {
+            chars = new char[Math.max(n, 2 * chars.length)];
+        }
+        line.getChars(0, n, chars, 0);
+        out.write(chars, 0, n);
+    }
+
+    private static final String NEWLINE = System.lineSeparator();
+    private char[] chars = new char[256];
 
     private String where(long address) {
         String n = symbols.name(address);
         return n == null ? "" : "  <" + n + ">";
+    }
+
+    /** Appends {@code "  <name+0xOFF>"} when a symbol covers the address (as {@link #where}). */
+    private void appendWhere(long address) {
+        if (!symbolsAvailable) {
+            return;
+        }
+        io.armtrace.image.Symbol s = image.symbols().lookup(address);
+        if (s == null) {
+            return;
+        }
+        line.append("  <").append(s.name());
+        long off = address - s.address();
+        if (off != 0) {
+            line.append("+0x");
+            appendHex(line, off, 1);
+        }
+        line.append('>');
     }
 
     @Override
@@ -144,7 +195,7 @@ public final class TextWriter implements ElementSink {
             tailChainPending = false;
             line.setLength(0);
             if (withSource) {
-                line.append(tailChainSource < 0 ? "[none] " : String.format("[0x%02x] ", tailChainSource));
+                sourceTag(tailChainSource);
             }
             if (timeline != null) {
                 timeColumns();
@@ -180,8 +231,14 @@ public final class TextWriter implements ElementSink {
                 });
                 return;
             }
-            start(r).append("range ").append(hex(r.start())).append('-').append(hex(r.end()))
-                    .append(' ').append(padLeft(Integer.toString(r.count()), 5)).append(" insn ").append(r.isa());
+            start(r).append("range ");
+            hexTo(r.start()).append('-');
+            hexTo(r.end()).append(' ');
+            int count = r.count();
+            for (int w = digits(count); w < 5; w++) {
+                line.append(' ');
+            }
+            line.append(count).append(" insn ").append(r.isa());
             if (r.lastKind() != WaypointKind.NONE) {
                 line.append(", ends with ").append(kind(r.lastKind()));
             }
@@ -191,7 +248,7 @@ public final class TextWriter implements ElementSink {
             if (annotator != null) {
                 annotation(r.start());
             } else {
-                line.append(where(r.start()));
+                appendWhere(r.start());
             }
             emit();
         } else if (element instanceof ExceptionEntry e) {
@@ -302,9 +359,30 @@ public final class TextWriter implements ElementSink {
         return new String(c);
     }
 
-    private static String padLeft(String s, int width) {
-        return s.length() >= width ? s : " ".repeat(width - s.length()) + s;
+    /** Decimal digits of {@code v}, with the sign. */
+    private static int digits(int v) {
+        int n = v < 0 ? 2 : 1;
+        long a = Math.abs((long) v);
+        while (a >= 10) {
+            a /= 10;
+            n++;
+        }
+        return n;
     }
+
+    /** {@code v} in lower-case hexadecimal with at least {@code digits} digits, appended to {@code sb}. */
+    private void appendHex(StringBuilder sb, long v, int digits) {
+        int n = Math.max(digits, (64 - Long.numberOfLeadingZeros(v) + 3) / 4);
+        char[] c = hexScratch;
+        for (int i = n - 1; i >= 0; i--) {
+            c[i] = HEX[(int) (v & 0xF)];
+            v >>>= 4;
+        }
+        sb.append(c, 0, n);
+    }
+
+    /** Digits are put together here and appended at once (one append per char checks capacity each time). */
+    private final char[] hexScratch = new char[16];
 
     private static String kind(WaypointKind k) {
         return switch (k) {

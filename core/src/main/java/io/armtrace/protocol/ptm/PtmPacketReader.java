@@ -109,6 +109,25 @@ public final class PtmPacketReader {
                 continue;
             }
             int h = b[pos] & 0xFF;
+            if ((h & 0x81) == 0x80 && (!cycleAccurate || (h & 0x40) == 0)) {
+                // the most frequent packet, a one-byte atom packet: decoded here, as emit would
+                PtmPacket k = pkt;
+                k.clear(PtmPacket.Type.ATOM, offsetOf(pos), 1);
+                if (cycleAccurate) {
+                    // IHI 0035B 4.5.3: one atom, and a cycle count that fits in the header
+                    k.atomCount = 1;
+                    k.atomBits = (h & 2) == 0 ? 1 : 0;
+                    k.cycles = (h >> 2) & 0xF;
+                } else {
+                    int v = ATOMS[h];
+                    k.atomCount = v >> 8;
+                    k.atomBits = v & 0xFF;
+                }
+                fillState(k);
+                out.packet(k);
+                pos++;
+                continue;
+            }
             if (h == 0) {
                 asyncHeader = true;
                 continue;
@@ -400,25 +419,9 @@ public final class PtmPacketReader {
                 k.atomBits = (h & 2) == 0 ? 1 : 0;
                 k.cycles = cycleCount(b, p);
             } else {
-                int count;
-                if ((h & 0xF0) == 0x80) {
-                    count = (h & 0x08) != 0 ? 2 : 1;
-                } else if ((h & 0xF0) == 0x90) {
-                    count = 3;
-                } else if ((h & 0xE0) == 0xA0) {
-                    count = 4;
-                } else {
-                    count = 5;
-                }
-                // Atom bits start at bit 1; the oldest atom is in the highest of them; 0 = E.
-                int bits = 0;
-                for (int i = 0; i < count; i++) {
-                    if ((h >> (count - i) & 1) == 0) {
-                        bits |= 1 << i;
-                    }
-                }
-                k.atomCount = count;
-                k.atomBits = bits;
+                int v = ATOMS[h];
+                k.atomCount = v >> 8;
+                k.atomBits = v & 0xFF;
             }
             fillState(k);
         } else {
@@ -484,6 +487,32 @@ public final class PtmPacketReader {
             }
         }
         out.packet(k);
+    }
+
+    /** Non-cycle-accurate atom headers (IHI 0035B 4.5.3): atom count << 8 | atom bits (bit i: atom i is E). */
+    private static final int[] ATOMS = new int[256];
+
+    static {
+        for (int h = 0x80; h < 0x100; h += 2) {
+            int count;
+            if ((h & 0xF0) == 0x80) {
+                count = (h & 0x08) != 0 ? 2 : 1;
+            } else if ((h & 0xF0) == 0x90) {
+                count = 3;
+            } else if ((h & 0xE0) == 0xA0) {
+                count = 4;
+            } else {
+                count = 5;
+            }
+            // Atom bits start at bit 1; the oldest atom is in the highest of them; 0 = E.
+            int bits = 0;
+            for (int i = 0; i < count; i++) {
+                if ((h >> (count - i) & 1) == 0) {
+                    bits |= 1 << i;
+                }
+            }
+            ATOMS[h] = count << 8 | bits;
+        }
     }
 
     private void fillState(PtmPacket k) {

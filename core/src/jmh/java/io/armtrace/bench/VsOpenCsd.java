@@ -1,0 +1,328 @@
+package io.armtrace.bench;
+
+import io.armtrace.execution.Execution;
+import io.armtrace.execution.ExecutionFormat;
+import io.armtrace.image.ElfImage;
+import io.armtrace.image.MemoryImage;
+import io.armtrace.image.ProgramImage;
+import io.armtrace.protocol.DecodeInput;
+import io.armtrace.protocol.DecodeOptions;
+import io.armtrace.protocol.EncodeOutput;
+import io.armtrace.protocol.Protocols;
+import io.armtrace.protocol.TraceProtocol;
+import io.armtrace.protocol.etm3.Etm3Config;
+import io.armtrace.protocol.etm3.Etm3PacketReader;
+import io.armtrace.protocol.mtb.MtbConfig;
+import io.armtrace.protocol.mtb.MtbEncoder;
+import io.armtrace.protocol.mtb.MtbFlow;
+import io.armtrace.protocol.mtb.MtbLayout;
+import io.armtrace.protocol.mtb.MtbPacketReader;
+import io.armtrace.protocol.mtb.MtbProgram;
+import io.armtrace.protocol.ptm.PtmConfig;
+import io.armtrace.protocol.ptm.PtmEncoder;
+import io.armtrace.protocol.ptm.PtmPacketReader;
+import io.armtrace.source.Registers;
+import io.armtrace.source.Snapshot;
+import io.armtrace.source.SnapshotSource;
+import io.armtrace.source.SnapshotWriter;
+import io.armtrace.source.TraceData;
+import io.armtrace.trace.ElementSink;
+import io.armtrace.trace.InstructionRange;
+import io.armtrace.trace.TraceElement;
+import io.armtrace.view.TextWriter;
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.OutputStreamWriter;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.SplittableRandom;
+import java.util.zip.GZIPInputStream;
+
+/**
+ * armtrace's side of {@code bench/vs-opencsd/run.sh}: builds the inputs both tools decode, and decodes
+ * them with a sink that only counts, the way the C++ driver there runs OpenCSD.
+ *
+ * <pre>
+ * prepare OUT TC2DIR            write the inputs as single-source snapshots OUT/NAME/, each with
+ *                               opencsd.args (the C++ driver's protocol, registers and images)
+ * measure SNAPSHOT MODE REPEAT  MODE packets (packet reader, counting), decode (full decode into a
+ *                               counting sink) or text (full decode into the text listing, written to
+ *                               a discarding stream through the same writers as the command line)
+ * mtb DUMPS REPEAT              decode a fleet of MTB dumps (OpenCSD has no MTB decoder)
+ * repeat SNAPSHOT OUT BYTES     write a copy of SNAPSHOT whose trace is repeated to at least BYTES
+ * </pre>
+ *
+ * The trace is read into memory before timing, as the C++ driver does; each run decodes all of it.
+ * Prints one line of key=value pairs, the same keys as the C++ driver: best and median wall seconds and
+ * the best CPU seconds of the decoding thread.
+ */
+public final class VsOpenCsd {
+    static final int TARGET_BYTES = 50 << 20;
+
+    private VsOpenCsd() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        Locale.setDefault(Locale.ROOT);
+        switch (args[0]) {
+            case "prepare" -> prepare(Path.of(args[1]), Path.of(args[2]));
+            case "measure" -> measure(Path.of(args[1]), args[2], Integer.parseInt(args[3]));
+            case "mtb" -> mtb(Integer.parseInt(args[1]), Integer.parseInt(args[2]));
+            case "repeat" -> repeat(Path.of(args[1]), Path.of(args[2]), Long.parseLong(args[3]));
+            default -> throw new IllegalArgumentException("unknown command " + args[0]);
+        }
+    }
+
+    // ---- inputs
+
+    static void prepare(Path out, Path tc2) throws IOException {
+        Snapshot snap = Snapshot.load(tc2);
+        for (int id : new int[] {0x10, 0x13}) {
+            SnapshotSource s = snap.source(id).orElseThrow();
+            byte[] raw;
+            try (InputStream in = s.data().open()) {
+                raw = in.readAllBytes();
+            }
+            byte[] unit = Arrays.copyOfRange(raw, firstAsync(raw), raw.length);
+            boolean ptm = id == 0x13;
+            write(out.resolve(ptm ? "ptm-tc2" : "etm3-tc2"), ptm ? "Cortex-A15" : "Cortex-A7", s.image().memory(),
+                    ptm ? "PTM1.1" : "ETM3.5", s.registers(), repeatTo(unit, TARGET_BYTES));
+        }
+        Execution ex;
+        ProgramImage img;
+        try (InputStream e = resource("/groundtruth/a9-thumb.exec.gz");
+             InputStream elf = resource("/groundtruth/a9-thumb.elf.gz")) {
+            ex = ExecutionFormat.reader(e).readAll();
+            img = ElfImage.load(new GZIPInputStream(elf).readAllBytes(), "a9-thumb.elf");
+        }
+        EncodeOutput enc = new PtmEncoder().returnStack(true, 15).encode(ex, img);
+        write(out.resolve("ptm-a9thumb-rs"), "Cortex-A9", img.memory(), "PTM1.1", enc.registers(),
+                repeatTo(enc.trace(), TARGET_BYTES));
+    }
+
+    static void repeat(Path snapshot, Path out, long bytes) throws IOException {
+        SnapshotSource s = Snapshot.load(snapshot).sources().get(0);
+        byte[] unit;
+        try (InputStream in = s.data().open()) {
+            unit = in.readAllBytes();
+        }
+        write(out, "Cortex-A15", s.image().memory(), s.type(), s.registers(), new byte[0]);
+        Path trace = out.resolve("trace_0.bin");
+        try (OutputStream o = new java.io.BufferedOutputStream(Files.newOutputStream(trace), 1 << 20)) {
+            for (long n = 0; n < bytes; n += unit.length) {
+                o.write(unit);
+            }
+        }
+    }
+
+    private static InputStream resource(String name) throws IOException {
+        InputStream in = VsOpenCsd.class.getResourceAsStream(name);
+        if (in == null) {
+            throw new IOException("resource " + name + " missing from the class path");
+        }
+        return in;
+    }
+
+    private static void write(Path dir, String core, MemoryImage memory, String type, Registers regs, byte[] trace)
+            throws IOException {
+        SnapshotWriter.write(dir, core, memory, type, regs, trace);
+        StringBuilder a = new StringBuilder(type.startsWith("PTM") ? "ptm" : "etm3");
+        a.append(" trace_0.bin");
+        for (String r : new String[] {"ETMIDR", "ETMCR", "ETMCCER", "ETMTRACEIDR"}) {
+            a.append(String.format(" 0x%08x", regs.get(r, 0)));
+        }
+        List<MemoryImage.Region> regions = memory.regions();
+        StringBuilder images = new StringBuilder();
+        for (int i = 0; i < regions.size(); i++) {
+            images.append(String.format(" mem_%d_0x%08x.bin@0x%08x", i, regions.get(i).start(), regions.get(i).start()));
+        }
+        Files.writeString(dir.resolve("opencsd.args"), a + "\n" + images.toString().trim() + "\n");
+    }
+
+    static byte[] repeatTo(byte[] unit, int target) {
+        int copies = (target + unit.length - 1) / unit.length;
+        byte[] s = new byte[copies * unit.length];
+        for (int i = 0; i < copies; i++) {
+            System.arraycopy(unit, 0, s, i * unit.length, unit.length);
+        }
+        return s;
+    }
+
+    /** Offset of the first A-sync (five or more zero bytes then 0x80): a repeated copy starts in sync. */
+    static int firstAsync(byte[] b) {
+        int zeros = 0;
+        for (int i = 0; i < b.length; i++) {
+            if (b[i] == 0) {
+                zeros++;
+            } else {
+                if (b[i] == (byte) 0x80 && zeros >= 5) {
+                    return i - zeros;
+                }
+                zeros = 0;
+            }
+        }
+        return 0;
+    }
+
+    // ---- measurement
+
+    static final class Counts implements ElementSink {
+        long packets;
+        long elements;
+        long instructions;
+
+        @Override
+        public void accept(TraceElement e) {
+            elements++;
+            if (e instanceof InstructionRange r) {
+                instructions += r.count();
+            }
+        }
+    }
+
+    static void measure(Path dir, String mode, int repeat) throws IOException {
+        SnapshotSource s = Snapshot.load(dir).sources().get(0);
+        TraceProtocol protocol = Protocols.all().stream().filter(p -> p.handlesDeviceType(s.type())).findFirst()
+                .orElseThrow();
+        byte[] trace;
+        try (InputStream in = s.data().open()) {
+            trace = in.readAllBytes();
+        }
+        DecodeInput input = new DecodeInput(s.traceId(), s.registers(), s.image(), TraceData.of("trace", trace),
+                DecodeOptions.DEFAULT);
+        double[] seconds = new double[repeat];
+        double[] cpu = new double[repeat];
+        Counts counts = null;
+        for (int i = 0; i < repeat; i++) {
+            long c0 = THREADS.getCurrentThreadCpuTime();
+            long t0 = System.nanoTime();
+            counts = run(protocol, input, trace, mode);
+            seconds[i] = (System.nanoTime() - t0) / 1e9;
+            cpu[i] = (THREADS.getCurrentThreadCpuTime() - c0) / 1e9;
+        }
+        print(trace.length, counts, seconds, cpu);
+    }
+
+    private static Counts run(TraceProtocol protocol, DecodeInput input, byte[] trace, String mode) throws IOException {
+        Counts c = new Counts();
+        switch (mode) {
+            case "packets" -> {
+                if (protocol.name().equals("ptm")) {
+                    PtmPacketReader r = new PtmPacketReader(PtmConfig.of(input.registers(), input.traceId()),
+                            p -> c.packets++);
+                    pushAll(trace, r::push);
+                    r.end();
+                } else {
+                    Etm3PacketReader r = new Etm3PacketReader(Etm3Config.of(input.registers()), p -> c.packets++);
+                    pushAll(trace, r::push);
+                    r.end();
+                }
+            }
+            case "decode" -> protocol.decode(input, c);
+            case "text" -> {
+                // what `armtrace decode` does with its output: a 64 KiB buffered UTF-8 stream
+                try (PrintWriter out = new PrintWriter(new BufferedWriter(
+                        new OutputStreamWriter(OutputStream.nullOutputStream(), StandardCharsets.UTF_8), 1 << 16))) {
+                    TextWriter text = new TextWriter(out, input.image(), false, false);
+                    protocol.decode(input, e -> {
+                        c.accept(e);
+                        text.accept(e);
+                    });
+                    text.end();
+                }
+            }
+            default -> throw new IllegalArgumentException("unknown mode " + mode);
+        }
+        return c;
+    }
+
+    interface Push {
+        void push(byte[] b, int off, int len);
+    }
+
+    private static void pushAll(byte[] trace, Push p) {
+        for (int i = 0; i < trace.length; i += 1 << 16) {
+            p.push(trace, i, Math.min(1 << 16, trace.length - i));
+        }
+    }
+
+    /** CPU time of the decoding thread: on a shared, loaded machine it excludes the time others ran. */
+    private static final java.lang.management.ThreadMXBean THREADS =
+            java.lang.management.ManagementFactory.getThreadMXBean();
+
+    private static void print(long bytes, Counts c, double[] seconds, double[] cpu) {
+        double[] sorted = seconds.clone();
+        Arrays.sort(sorted);
+        double[] cpuSorted = cpu.clone();
+        Arrays.sort(cpuSorted);
+        System.out.printf("bytes=%d packets=%d elements=%d instructions=%d best_s=%.6f median_s=%.6f best_cpu_s=%.6f%n",
+                bytes, c.packets, c.elements, c.instructions, sorted[0], sorted[sorted.length / 2], cpuSorted[0]);
+    }
+
+    // ---- MTB fleet
+
+    record Dump(Registers registers, byte[] bytes, MtbProgram program) {
+    }
+
+    /**
+     * Crash dumps of the Cortex-M0+ and M3 ground-truth programs stopped at random points (fixed seed),
+     * buffers of 256 B to 4 KiB, half inside a 16 KiB SRAM dump; one {@link MtbProgram} per firmware.
+     */
+    static void mtb(int dumps, int repeat) throws IOException {
+        String[] names = {"m0plus", "m3"};
+        Execution[] ex = new Execution[2];
+        ProgramImage[] images = new ProgramImage[2];
+        MtbProgram[] programs = new MtbProgram[2];
+        for (int i = 0; i < 2; i++) {
+            try (InputStream e = resource("/groundtruth/" + names[i] + ".exec.gz");
+                 InputStream elf = resource("/groundtruth/" + names[i] + ".elf.gz")) {
+                ex[i] = ExecutionFormat.reader(e).readAll();
+                images[i] = ElfImage.load(new GZIPInputStream(elf).readAllBytes(), names[i] + ".elf");
+            }
+            programs[i] = new MtbProgram(images[i], java.util.OptionalLong.empty());
+        }
+        SplittableRandom rnd = new SplittableRandom(2026);
+        int[] sizes = {256, 512, 1024, 2048, 4096};
+        List<Dump> fleet = new ArrayList<>();
+        long bytes = 0;
+        for (int i = 0; i < dumps; i++) {
+            int k = i % 2;
+            int size = sizes[rnd.nextInt(sizes.length)];
+            MtbEncoder.Options o = MtbEncoder.Options.ofSize(size)
+                    .withHaltAfter(1 + rnd.nextInt(ex[k].steps().size() - 1));
+            if (rnd.nextBoolean()) {
+                o = o.inSram(16384, size * (long) rnd.nextInt(16384 / size), 32, i + 1);
+            }
+            MtbEncoder.Result r = MtbEncoder.encode(ex[k], images[k], o);
+            fleet.add(new Dump(r.registers(), r.sram(), programs[k]));
+            bytes += size;
+        }
+        double[] seconds = new double[repeat];
+        double[] cpu = new double[repeat];
+        Counts c = null;
+        for (int i = 0; i < repeat; i++) {
+            c = new Counts();
+            long c0 = THREADS.getCurrentThreadCpuTime();
+            long t0 = System.nanoTime();
+            for (Dump d : fleet) {
+                MtbConfig config = MtbConfig.from(d.registers());
+                MtbLayout layout = config.layout(d.bytes().length);
+                MtbFlow flow = new MtbFlow(d.program(), 0, 0, c);
+                MtbPacketReader.read(TraceData.of("dump", d.bytes()), layout, flow);
+                flow.finish(config.pc(), layout.dumpLength());
+                c.packets += flow.packets();
+            }
+            seconds[i] = (System.nanoTime() - t0) / 1e9;
+            cpu[i] = (THREADS.getCurrentThreadCpuTime() - c0) / 1e9;
+        }
+        print(bytes, c, seconds, cpu);
+    }
+}
