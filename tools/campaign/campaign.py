@@ -218,15 +218,37 @@ class Campaign:
             for base in bases:
                 d = tempfile.mkdtemp(dir=self.work)
                 for name, argv, must, stdout in self.commands(base, d):
-                    if "-o" in argv or "--lcov" in argv:
-                        argv = [("/dev/full" if (i > 0 and argv[i - 1] in ("-o", "--lcov")) else a) for i, a in enumerate(argv)]
-                        futures.append(pool.submit(self.run, "write-error", name, argv, "256m", self.args.timeout, None,
-                                                   "/dev/null", os.path.basename(base) + " -o /dev/full", True))
-                    else:
-                        futures.append(pool.submit(self.run, "write-error", name, argv, "256m", self.args.timeout, None,
-                                                   "/dev/full", os.path.basename(base) + " > /dev/full"))
+                    futures.append(pool.submit(self.write_error, name, argv, base, d))
             for f in futures:
                 f.result()
+
+    def write_error(self, name, argv, base, d):
+        """The command writing to /dev/full must not exit 0, unless it has nothing to write: it runs first
+        to a regular file, and a command whose output is empty there loses nothing on a full device."""
+        to_file = "-o" in argv or "--lcov" in argv
+        probe = os.path.join(d, name + ".probe")
+        try:
+            if to_file:
+                probe_argv = [(probe if (i > 0 and argv[i - 1] in ("-o", "--lcov")) else a) for i, a in enumerate(argv)]
+                with open(os.devnull, "wb") as out:
+                    subprocess.run(self.java("256m") + probe_argv, stdout=out, stderr=subprocess.DEVNULL,
+                                   timeout=self.args.timeout)
+            else:
+                with open(probe, "wb") as out:
+                    subprocess.run(self.java("256m") + argv, stdout=out, stderr=subprocess.DEVNULL,
+                                   timeout=self.args.timeout)
+            has_output = os.path.exists(probe) and os.path.getsize(probe) > 0
+        except subprocess.TimeoutExpired:
+            has_output = True
+        if to_file:
+            full = [("/dev/full" if (i > 0 and argv[i - 1] in ("-o", "--lcov")) else a) for i, a in enumerate(argv)]
+            return self.run("write-error", name, full, "256m", self.args.timeout, None, "/dev/null",
+                            os.path.basename(base) + " -o /dev/full", has_output)
+        if not has_output:
+            return self.run("write-error", name, argv, "256m", self.args.timeout, None, os.devnull,
+                            os.path.basename(base) + " (no output to lose)")
+        return self.run("write-error", name, argv, "256m", self.args.timeout, None, "/dev/full",
+                        os.path.basename(base) + " > /dev/full")
 
     # ---- huge inputs ---------------------------------------------------------------------------
     def run_big(self):

@@ -85,8 +85,12 @@ public final class ChunkedDecode {
     private record Chunk(Spool elements, long count, Map<Long, Long> marks, int next, long seam) {
     }
 
-    /** A chunk's elements in memory, in a temporary file once they pass this many bytes. */
-    static final long SPILL_BYTES = 48L << 20;
+    /**
+     * A chunk's elements in memory, in a temporary file once they pass this many bytes: a 64th of the heap
+     * (at least 1 MB, at most 48 MB), so that the pieces in flight (threads + 2) take a small share of
+     * whatever heap the decode was given, -Xmx64m included.
+     */
+    static final long SPILL_BYTES = Math.max(1L << 20, Math.min(48L << 20, Runtime.getRuntime().maxMemory() / 64));
 
     /** A chunk's encoded elements: in memory up to {@link #SPILL_BYTES}, then in a temporary file. */
     static final class Spool extends java.io.OutputStream {
