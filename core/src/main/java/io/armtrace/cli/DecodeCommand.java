@@ -61,9 +61,10 @@ final class DecodeCommand implements Callable<Integer> {
     int threads = Runtime.getRuntime().availableProcessors();
 
     @Option(names = "--chunk-size", paramLabel = "BYTES", converter = ByteSize.class,
-            description = "With --jobs above 1, one source larger than this (default 8M; K, M, G suffixes) is cut at "
-                    + "sync points and its pieces decoded at once (ETMv3, PTM). Output is the same as in one piece.")
-    long chunkSize = 8L << 20;
+            description = "Cut one source larger than BYTES (K, M, G suffixes, e.g. 8M) at sync points and decode its "
+                    + "pieces on the --jobs threads at once (ETMv3, PTM). Output is the same as in one piece. Off by "
+                    + "default: handing the pieces' elements to the one writer costs about as much CPU as it saves.")
+    long chunkSize;
 
     @Override
     public Integer call() throws Exception {
@@ -274,7 +275,7 @@ final class DecodeCommand implements Callable<Integer> {
         SyncSeen seen = new SyncSeen(sink);
         sink = seen;
         long size = progress ? sizeOf(job.input().data()) : -1;
-        boolean split = !several && threads > 1 && (size < 0 || size > chunkSize);
+        boolean split = chunkSize > 0 && !several && threads > 1 && (size < 0 || size > chunkSize);
         if (progress && !split) {
             // a source split into pieces is read by several decoders at once: no single progress bar
             try (Progress bar = Progress.start("decoding " + job.label(), size)) {
