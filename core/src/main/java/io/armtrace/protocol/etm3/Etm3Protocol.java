@@ -73,7 +73,7 @@ public final class Etm3Protocol implements TraceProtocol {
     @Override
     public long[] splitPoints(DecodeInput input, long spacing) throws IOException {
         try (InputStream in = input.data().open()) {
-            return Etm3SyncScanner.scan(in, spacing);
+            return io.armtrace.protocol.ASyncScanner.scan(in, spacing);
         }
     }
 

@@ -68,7 +68,7 @@ public final class PtmProtocol implements TraceProtocol {
     @Override
     public long[] splitPoints(DecodeInput input, long spacing) throws IOException {
         try (InputStream in = input.data().open()) {
-            return PtmSyncScanner.scan(in, spacing);
+            return io.armtrace.protocol.ASyncScanner.scan(in, spacing);
         }
     }
 

@@ -1,17 +1,17 @@
-package io.armtrace.protocol.etm3;
+package io.armtrace.protocol;
 
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.Arrays;
 
 /**
- * Finds split points in an ETMv3 byte stream: A-sync packets (IHI 0014Q 7.4.1, five 0x00 then 0x80), the
- * first one at or after each multiple of a spacing. A decoder started at one sees an A-sync first and
+ * Finds split points in an ETMv3 or PFT byte stream: A-sync packets, the same in both (IHI 0014Q 7.4.1
+ * and IHI 0035B 4.5.1: five 0x00 then 0x80), the first one at or after each multiple of a spacing. A decoder started at one sees an A-sync first and
  * synchronizes at the I-sync that follows. An A-sync pattern inside another packet's payload would only
  * give a decoder that finds no seam there (see {@code ChunkedDecode}), never different output.
  */
-public final class Etm3SyncScanner {
-    private Etm3SyncScanner() {
+public final class ASyncScanner {
+    private ASyncScanner() {
     }
 
     /** Offsets (all above 0, increasing) of the A-syncs chosen as split points. */
