@@ -81,11 +81,9 @@ final class InputOptions {
             files.add(trace);
         }
         for (String arg : images) {
-            int at = arg.lastIndexOf('@');
-            try {
-                files.add(Path.of(at > 0 && !Files.exists(Path.of(arg)) ? arg.substring(0, at) : arg));
-            } catch (java.nio.file.InvalidPathException e) {
-                // not a file name: the image reader reports it
+            Path file = io.armtrace.image.RawImage.fileOf(arg);
+            if (file != null) { // else not a file name: the image reader says so
+                files.add(file);
             }
         }
         return files;

@@ -62,6 +62,19 @@ public final class RawImage {
      * Parses a command-line image argument: {@code FILE} (an ELF file) or {@code FILE@ADDRESS} (a raw
      * binary at that address), and adds it to the image being built.
      */
+    /**
+     * The file an {@code --image} argument names ({@code FILE} or {@code FILE@ADDRESS}, read as
+     * {@link #parseArgument} reads it), or null when it is no file name at all.
+     */
+    public static Path fileOf(String arg) {
+        int at = arg.lastIndexOf('@');
+        try {
+            return Path.of(at > 0 ? arg.substring(0, at) : arg);
+        } catch (java.nio.file.InvalidPathException e) {
+            return null;
+        }
+    }
+
     public static ProgramImage parseArgument(String arg, ProgramImage into) {
         int at = arg.lastIndexOf('@');
         if (at > 0) {
