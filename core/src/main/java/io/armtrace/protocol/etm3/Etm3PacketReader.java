@@ -98,10 +98,12 @@ public final class Etm3PacketReader {
             if ((b & 0x81) == 0x80 && synced && len == 0 && asyncZeros == 0 && (v = table[b]) != 0) {
                 // the most frequent packet, a valid one-byte P-header between packets: decoded here so
                 // that most bytes take no call but the listener's (same result as accept's P-header path)
-                start = position;
                 q.offset = position;
-                q.length = 1;
-                q.kind = Kind.P_HEADER;
+                if (q.kind != Kind.P_HEADER) {
+                    // a reference store costs a GC write barrier; after a P-header the length is 1 already
+                    q.kind = Kind.P_HEADER;
+                    q.length = 1;
+                }
                 q.format = (v >> 28) & 7;
                 q.cycles = (v >> 24) & 0xF;
                 q.atomCount = (v >> 20) & 0xF;

@@ -64,7 +64,14 @@ public final class PtmPacket {
     /** Why a packet is BAD. */
     public String error;
 
+    /**
+     * Set by the reader after an atom packet, cleared by {@link #clear}: while set, the fields other than
+     * type, offset, length and the atom fields hold their cleared values and the reader's state.
+     */
+    boolean atomOnly;
+
     void clear(Type t, long off, int len) {
+        atomOnly = false;
         type = t;
         offset = off;
         length = len;
