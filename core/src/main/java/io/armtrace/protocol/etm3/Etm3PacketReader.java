@@ -43,6 +43,8 @@ public final class Etm3PacketReader {
     private long start;
     private int asyncZeros;
     private String problem;
+    /** Length the current packet must reach before its status is worth asking (minimumLength). */
+    private int need;
 
     // decompression state (IHI 0014Q Table 7.5)
     private long address;
@@ -254,6 +256,12 @@ public final class Etm3PacketReader {
             }
         }
         buf[len++] = (byte) b;
+        if (len == 1) {
+            need = minimumLength(b);
+        }
+        if (len < need) {
+            return; // status() would say NEED_MORE
+        }
         int s = status();
         if (s == COMPLETE) {
             p.offset = start;
@@ -271,6 +279,22 @@ public final class Etm3PacketReader {
         } else if (s == BAD || len >= MAX_PACKET) {
             lose(problem != null ? problem : "packet too long");
         }
+    }
+
+    /**
+     * Bytes below which status() can only say NEED_MORE, so that it is not asked for each byte of the
+     * longest frequent packet, the I-sync: with instruction trace, header, [cycle count, at least one
+     * byte], context ID, information byte and 4 address bytes (IHI 0014Q 7.4.4); 1 for the others.
+     */
+    private int minimumLength(int h) {
+        if (!config.instructionTrace()) {
+            return 1;
+        }
+        return switch (h) {
+            case 0x08 -> 6 + ctxBytes;
+            case 0x70 -> 7 + ctxBytes;
+            default -> 1;
+        };
     }
 
     private int u(int i) {

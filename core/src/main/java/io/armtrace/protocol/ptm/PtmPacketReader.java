@@ -169,19 +169,24 @@ public final class PtmPacketReader {
     }
 
     /**
-     * An atom packet. After another atom packet only the atom fields and the position differ: the other
-     * fields are still clear and the state fields hold the reader's state, which only other packets
-     * change.
+     * An atom packet. After another atom or a one-byte branch address packet only the packet's own fields
+     * differ: the others are still clear and the state fields hold the reader's state, which only other
+     * packets change. The type, a reference, is stored only when it changes: a reference store into an
+     * old object costs a GC write barrier.
      */
     private void atom(long offset, int n, int count, int bits, long cycles) {
         PtmPacket k = pkt;
-        if (k.atomOnly) {
+        if (k.plain) {
+            if (k.type != PtmPacket.Type.ATOM) {
+                k.type = PtmPacket.Type.ATOM;
+            }
             k.offset = offset;
             k.length = n;
+            k.addressBits = 0;
         } else {
             k.clear(PtmPacket.Type.ATOM, offset, n);
             fillState(k);
-            k.atomOnly = true;
+            k.plain = true;
         }
         k.atomCount = count;
         k.atomBits = bits;
@@ -195,8 +200,6 @@ public final class PtmPacketReader {
      * (IHI 0035B 4.5.4, 4.5.5); no exception information.
      */
     private void branch1(int h, long offset) {
-        PtmPacket k = pkt;
-        k.clear(PtmPacket.Type.BRANCH_ADDRESS, offset, 1);
         long val = h & 0x7E;
         int bits;
         if (isa == Isa.A32) {
@@ -210,8 +213,23 @@ public final class PtmPacketReader {
         }
         long m = (1L << bits) - 1;
         address = ((address & ~m) | val) & 0xFFFFFFFFL;
+        PtmPacket k = pkt;
+        if (k.plain) {
+            if (k.type != PtmPacket.Type.BRANCH_ADDRESS) {
+                k.type = PtmPacket.Type.BRANCH_ADDRESS;
+            }
+            k.offset = offset;
+            k.length = 1;
+            k.atomCount = 0;
+            k.atomBits = 0;
+            k.cycles = -1;
+            k.address = address;
+        } else {
+            k.clear(PtmPacket.Type.BRANCH_ADDRESS, offset, 1);
+            fillState(k);
+            k.plain = true;
+        }
         k.addressBits = bits;
-        fillState(k);
         out.packet(k);
     }
 
@@ -583,7 +601,9 @@ public final class PtmPacketReader {
 
     private void fillState(PtmPacket k) {
         k.address = address;
-        k.isa = isa;
+        if (k.isa != isa) {
+            k.isa = isa; // a reference store costs a GC write barrier: only on change
+        }
         k.nonSecure = nonSecure;
         k.hyp = hyp;
         k.timestamp = timestamp;
