@@ -475,7 +475,8 @@ public final class PtmPacketReader {
         if ((h & 1) == 1) {
             k.clear(PtmPacket.Type.BRANCH_ADDRESS, offset, n);
             int q = decodeAddress(b, p, n, false);
-            if (q < n && exceptionBytesPresent(b, p)) {
+            // the last address byte of a multi-byte address says whether exception bytes follow (4.5.4)
+            if (q > 1 && q < n && (b[p + q - 1] & 0x40) != 0) {
                 int e1 = b[p + q] & 0xFF;
                 q++;
                 k.exceptionInfo = true;
@@ -615,20 +616,6 @@ public final class PtmPacketReader {
         } else if (isa == Isa.THUMB_EE && !alt) {
             isa = Isa.T32;
         }
-    }
-
-    /** True if the address section of the branch packet at p says exception bytes follow. */
-    private static boolean exceptionBytesPresent(byte[] b, int p) {
-        if ((b[p] & 0x80) == 0) {
-            return false;
-        }
-        for (int i = 1; i < 5; i++) {
-            int v = b[p + i] & 0xFF;
-            if (i == 4 || (v & 0x80) == 0) {
-                return (v & 0x40) != 0;
-            }
-        }
-        return false;
     }
 
     /**
