@@ -97,7 +97,8 @@ public final class Etm3PacketReader {
         for (int i = off, e = off + n; i < e; i++) {
             int b = data[i] & 0xFF;
             int v;
-            if ((b & 0x81) == 0x80 && synced && len == 0 && asyncZeros == 0 && (v = table[b]) != 0) {
+            // the table is 0 for every byte that is not a valid P-header
+            if ((v = table[b]) != 0 && len == 0 && synced && asyncZeros == 0) {
                 // the most frequent packet, a valid one-byte P-header between packets: decoded here so
                 // that most bytes take no call but the listener's (same result as accept's P-header path)
                 q.offset = position;
