@@ -43,6 +43,8 @@ public final class Etm3PacketReader {
     private long start;
     private int asyncZeros;
     private String problem;
+    /** Length the current packet must reach before its status is worth asking (minimumLength). */
+    private int need;
 
     // decompression state (IHI 0014Q Table 7.5)
     private long address;
@@ -95,13 +97,16 @@ public final class Etm3PacketReader {
         for (int i = off, e = off + n; i < e; i++) {
             int b = data[i] & 0xFF;
             int v;
-            if ((b & 0x81) == 0x80 && synced && len == 0 && asyncZeros == 0 && (v = table[b]) != 0) {
+            // the table is 0 for every byte that is not a valid P-header
+            if ((v = table[b]) != 0 && len == 0 && synced && asyncZeros == 0) {
                 // the most frequent packet, a valid one-byte P-header between packets: decoded here so
                 // that most bytes take no call but the listener's (same result as accept's P-header path)
-                start = position;
                 q.offset = position;
-                q.length = 1;
-                q.kind = Kind.P_HEADER;
+                if (q.kind != Kind.P_HEADER) {
+                    // a reference store costs a GC write barrier; after a P-header the length is 1 already
+                    q.kind = Kind.P_HEADER;
+                    q.length = 1;
+                }
                 q.format = (v >> 28) & 7;
                 q.cycles = (v >> 24) & 0xF;
                 q.atomCount = (v >> 20) & 0xF;
@@ -252,6 +257,12 @@ public final class Etm3PacketReader {
             }
         }
         buf[len++] = (byte) b;
+        if (len == 1) {
+            need = minimumLength(b);
+        }
+        if (len < need) {
+            return; // status() would say NEED_MORE
+        }
         int s = status();
         if (s == COMPLETE) {
             p.offset = start;
@@ -269,6 +280,22 @@ public final class Etm3PacketReader {
         } else if (s == BAD || len >= MAX_PACKET) {
             lose(problem != null ? problem : "packet too long");
         }
+    }
+
+    /**
+     * Bytes below which status() can only say NEED_MORE, so that it is not asked for each byte of the
+     * longest frequent packet, the I-sync: with instruction trace, header, [cycle count, at least one
+     * byte], context ID, information byte and 4 address bytes (IHI 0014Q 7.4.4); 1 for the others.
+     */
+    private int minimumLength(int h) {
+        if (!config.instructionTrace()) {
+            return 1;
+        }
+        return switch (h) {
+            case 0x08 -> 6 + ctxBytes;
+            case 0x70 -> 7 + ctxBytes;
+            default -> 1;
+        };
     }
 
     private int u(int i) {

@@ -64,8 +64,17 @@ public final class PtmPacket {
     /** Why a packet is BAD. */
     public String error;
 
+    /**
+     * Set by the reader after an atom or one-byte branch address packet, cleared by {@link #clear}: while
+     * set, the fields that neither packet carries hold their cleared values and the reader's state.
+     */
+    boolean plain;
+
     void clear(Type t, long off, int len) {
-        type = t;
+        plain = false;
+        if (type != t) {
+            type = t; // a reference store into an old object costs a GC write barrier: only on change
+        }
         offset = off;
         length = len;
         isaGiven = false;
@@ -77,7 +86,9 @@ public final class PtmPacket {
         atomBits = 0;
         addressBits = 0;
         timestampBits = 0;
-        error = null;
+        if (error != null) {
+            error = null;
+        }
     }
 
     /** True if atom {@code i} (0 = oldest) is an E atom. */

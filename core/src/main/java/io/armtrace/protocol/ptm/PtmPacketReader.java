@@ -108,45 +108,129 @@ public final class PtmPacketReader {
                 }
                 continue;
             }
+            pos = packets(b, pos, end);
+        }
+        base += len;
+    }
+
+    /**
+     * Reads packets from b[pos..end) while the reader is synced and between packets; returns where it
+     * stopped: at end, at a 0x00 header (an A-sync to scan), at a packet cut by the chunk end (carried),
+     * or after a BAD packet. The most frequent packets, atoms and one-byte branch addresses, are decoded
+     * here without the general length and decode steps.
+     */
+    private int packets(byte[] b, int pos, int end) {
+        final long at = base - chunkOff;
+        final boolean ca = cycleAccurate;
+        while (pos < end) {
             int h = b[pos] & 0xFF;
-            if ((h & 0x81) == 0x80 && (!cycleAccurate || (h & 0x40) == 0)) {
-                // the most frequent packet, a one-byte atom packet: decoded here, as emit would
-                PtmPacket k = pkt;
-                k.clear(PtmPacket.Type.ATOM, offsetOf(pos), 1);
-                if (cycleAccurate) {
-                    // IHI 0035B 4.5.3: one atom, and a cycle count that fits in the header
-                    k.atomCount = 1;
-                    k.atomBits = (h & 2) == 0 ? 1 : 0;
-                    k.cycles = (h >> 2) & 0xF;
-                } else {
+            if ((h & 0x81) == 0x80) {
+                if (!ca) {
                     int v = ATOMS[h];
-                    k.atomCount = v >> 8;
-                    k.atomBits = v & 0xFF;
+                    atom(at + pos, 1, v >> 8, v & 0xFF, -1);
+                    pos++;
+                    continue;
                 }
-                fillState(k);
-                out.packet(k);
+                // IHI 0035B 4.5.3: in cycle-accurate mode one atom (bit 1 clear = E) and a cycle count in
+                // header bits [5:2], continued (bit 6) into following bytes of 7 bits each
+                if ((h & 0x40) == 0) {
+                    atom(at + pos, 1, 1, (h & 2) == 0 ? 1 : 0, (h >> 2) & 0xF);
+                    pos++;
+                    continue;
+                }
+                if (pos + 1 < end && (b[pos + 1] & 0x80) == 0) {
+                    atom(at + pos, 2, 1, (h & 2) == 0 ? 1 : 0, (h >> 2) & 0xF | (b[pos + 1] & 0x7FL) << 4);
+                    pos += 2;
+                    continue;
+                }
+            } else if ((h & 0x81) == 0x01 && !ca) {
+                branch1(h, at + pos);
                 pos++;
                 continue;
-            }
-            if (h == 0) {
+            } else if (h == 0) {
                 asyncHeader = true;
-                continue;
+                return pos;
             }
             int n = packetLength(b, pos, end);
             if (n > 0) {
-                emit(b, pos, n, offsetOf(pos));
+                emit(b, pos, n, at + pos);
                 pos += n;
             } else if (n == 0) {
-                carryStart = offsetOf(pos);
+                carryStart = at + pos;
                 carryLen = end - pos;
                 System.arraycopy(b, pos, carry, 0, carryLen);
-                pos = end;
+                return end;
             } else {
-                bad(offsetOf(pos), 1, "reserved header 0x" + Integer.toHexString(h));
-                pos++;
+                bad(at + pos, 1, "reserved header 0x" + Integer.toHexString(h));
+                return pos + 1;
             }
         }
-        base += len;
+        return pos;
+    }
+
+    /**
+     * An atom packet. After another atom or a one-byte branch address packet only the packet's own fields
+     * differ: the others are still clear and the state fields hold the reader's state, which only other
+     * packets change. The type, a reference, is stored only when it changes: a reference store into an
+     * old object costs a GC write barrier.
+     */
+    private void atom(long offset, int n, int count, int bits, long cycles) {
+        PtmPacket k = pkt;
+        if (k.plain) {
+            if (k.type != PtmPacket.Type.ATOM) {
+                k.type = PtmPacket.Type.ATOM;
+            }
+            k.offset = offset;
+            k.length = n;
+            k.addressBits = 0;
+        } else {
+            k.clear(PtmPacket.Type.ATOM, offset, n);
+            fillState(k);
+            k.plain = true;
+        }
+        k.atomCount = count;
+        k.atomBits = bits;
+        k.cycles = cycles;
+        out.packet(k);
+    }
+
+    /**
+     * A one-byte branch address packet (no cycle count, so not cycle-accurate): address bits [6:1] in
+     * the header, placed as decodeAddress places the first byte for the current instruction set
+     * (IHI 0035B 4.5.4, 4.5.5); no exception information.
+     */
+    private void branch1(int h, long offset) {
+        long val = h & 0x7E;
+        int bits;
+        if (isa == Isa.A32) {
+            val <<= 1;
+            bits = 8;
+        } else if (isa == Isa.JAZELLE) {
+            val >>= 1;
+            bits = 6;
+        } else {
+            bits = 7;
+        }
+        long m = (1L << bits) - 1;
+        address = ((address & ~m) | val) & 0xFFFFFFFFL;
+        PtmPacket k = pkt;
+        if (k.plain) {
+            if (k.type != PtmPacket.Type.BRANCH_ADDRESS) {
+                k.type = PtmPacket.Type.BRANCH_ADDRESS;
+            }
+            k.offset = offset;
+            k.length = 1;
+            k.atomCount = 0;
+            k.atomBits = 0;
+            k.cycles = -1;
+            k.address = address;
+        } else {
+            k.clear(PtmPacket.Type.BRANCH_ADDRESS, offset, 1);
+            fillState(k);
+            k.plain = true;
+        }
+        k.addressBits = bits;
+        out.packet(k);
     }
 
     /** End of trace: report a packet cut short and any unsynced bytes. */
@@ -391,7 +475,8 @@ public final class PtmPacketReader {
         if ((h & 1) == 1) {
             k.clear(PtmPacket.Type.BRANCH_ADDRESS, offset, n);
             int q = decodeAddress(b, p, n, false);
-            if (q < n && exceptionBytesPresent(b, p)) {
+            // the last address byte of a multi-byte address says whether exception bytes follow (4.5.4)
+            if (q > 1 && q < n && (b[p + q - 1] & 0x40) != 0) {
                 int e1 = b[p + q] & 0xFF;
                 q++;
                 k.exceptionInfo = true;
@@ -517,7 +602,9 @@ public final class PtmPacketReader {
 
     private void fillState(PtmPacket k) {
         k.address = address;
-        k.isa = isa;
+        if (k.isa != isa) {
+            k.isa = isa; // a reference store costs a GC write barrier: only on change
+        }
         k.nonSecure = nonSecure;
         k.hyp = hyp;
         k.timestamp = timestamp;
@@ -529,20 +616,6 @@ public final class PtmPacketReader {
         } else if (isa == Isa.THUMB_EE && !alt) {
             isa = Isa.T32;
         }
-    }
-
-    /** True if the address section of the branch packet at p says exception bytes follow. */
-    private static boolean exceptionBytesPresent(byte[] b, int p) {
-        if ((b[p] & 0x80) == 0) {
-            return false;
-        }
-        for (int i = 1; i < 5; i++) {
-            int v = b[p + i] & 0xFF;
-            if (i == 4 || (v & 0x80) == 0) {
-                return (v & 0x40) != 0;
-            }
-        }
-        return false;
     }
 
     /**

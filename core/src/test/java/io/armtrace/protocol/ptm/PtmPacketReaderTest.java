@@ -126,6 +126,66 @@ class PtmPacketReaderTest {
     }
 
     @Test
+    void oneByteBranchPlacesBits6To1PerInstructionSet() {
+        // IHI 0035B 4.5.4: a one-byte branch 0x2B gives bits [6:1] = 0x15: ARM address bits [7:2],
+        // Thumb bits [6:1], Jazelle bits [5:0]
+        int[][] cases = {
+            {0x00, 0x00, 0x80001054, 8}, // I-sync address 0x80001000 ARM
+            {0x01, 0x00, 0x8000102A, 7}, // Thumb (address bit 0 set)
+            {0x01, 0x04, 0x8000102A, 7}, // ThumbEE (alt ISA in the information byte)
+            {0x00, 0x10, 0x80001015, 6}, // Jazelle (information byte bit 4)
+        };
+        for (int[] c : cases) {
+            byte[] d = bytes(0, 0, 0, 0, 0, 0x80, 0x08, c[0], 0x10, 0x00, 0x80, c[1], 0x2B);
+            for (int chunk : new int[] {1, 100}) {
+                P b = read(PLAIN, d, chunk).get(2);
+                assertThat(b.type()).isEqualTo(PtmPacket.Type.BRANCH_ADDRESS);
+                assertThat(b.length()).isEqualTo(1);
+                assertThat(b.address()).as("info 0x%x", c[1]).isEqualTo(c[2] & 0xFFFFFFFFL);
+                assertThat(b.bits()).isEqualTo(c[3]);
+            }
+        }
+    }
+
+    @Test
+    void atomsAndShortBranchesCarryNoFieldsOfEarlierPackets() {
+        // I-sync ARM 0x80000558 with reason debug exit and context ID, atom E, one-byte branch, atom,
+        // exception branch (debug halt, 6 bytes), atom, one-byte branch, atom: each packet shows only its
+        // own fields and the current state
+        PtmConfig ctx = new PtmConfig(0x4000L, 0x411CF312L, 0, 1); // 1 context ID byte (ETMCR[15:14] = 1)
+        byte[] d = bytes(0, 0, 0, 0, 0, 0x80, 0x08, 0x58, 0x05, 0x00, 0x80, 0x69, 0x42,
+                0x84, 0x2B, 0x84, 0x81, 0x80, 0x80, 0x80, 0x48, 0x02, 0x84, 0x2B, 0x84);
+        for (int chunk : new int[] {1, 3, 100}) {
+            List<P> p = read(ctx, d, chunk);
+            assertThat(p).extracting(P::type).containsExactly(PtmPacket.Type.A_SYNC, PtmPacket.Type.I_SYNC,
+                    PtmPacket.Type.ATOM, PtmPacket.Type.BRANCH_ADDRESS, PtmPacket.Type.ATOM,
+                    PtmPacket.Type.BRANCH_ADDRESS, PtmPacket.Type.ATOM, PtmPacket.Type.BRANCH_ADDRESS,
+                    PtmPacket.Type.ATOM);
+            assertThat(p.get(1).ctxt()).isEqualTo(0x42);
+            assertThat(p.get(1).ns()).isTrue();
+            for (int i : new int[] {2, 4, 6, 8}) {
+                P a = p.get(i);
+                assertThat(a.atomCount()).isEqualTo(1);
+                assertThat(a.bits()).isZero();
+                assertThat(a.exception()).isZero();
+                assertThat(a.ctxt()).isEqualTo(-1);
+                assertThat(a.cycles()).isEqualTo(-1);
+                assertThat(a.address()).isEqualTo(p.get(i - 1).address());
+                assertThat(a.ns()).isEqualTo(p.get(i - 1).ns());
+            }
+            assertThat(p.get(3).address()).isEqualTo(0x80000554L); // 0x80000558 bits [7:2] = 0x15
+            assertThat(p.get(3).atomCount()).isZero();
+            assertThat(p.get(3).ctxt()).isEqualTo(-1);
+            assertThat(p.get(5).exception()).isEqualTo(1);
+            assertThat(p.get(5).ns()).isFalse();
+            assertThat(p.get(7).address()).isEqualTo(0x54L);
+            assertThat(p.get(7).exception()).isZero();
+            assertThat(p.get(7).bits()).isEqualTo(8);
+            assertThat(p.get(7).atomCount()).isZero();
+        }
+    }
+
+    @Test
     void contextIdVmidAndIsyncWithContext() {
         PtmConfig cfg = new PtmConfig(0x4000C000L | 0x10001000L, 0x411CF312L, 0, 1); // 4-byte ctxt, VMID, CC
         byte[] d = bytes(0, 0, 0, 0, 0, 0x80,
