@@ -57,6 +57,19 @@ public final class ChunkedDecode {
         this.input = input;
         this.threads = threads;
         this.starts = starts;
+        // builds the image's piece table here, on the calling thread, before any decoder thread copies it
+        input.image().memory().copy();
+    }
+
+    /**
+     * The input with a view of the program memory of its own: a {@code MemoryImage} keeps a read cache per
+     * instance, so each decoder thread reads through its own {@link io.armtrace.image.MemoryImage#copy()}.
+     */
+    private DecodeInput forThisThread() {
+        io.armtrace.image.ProgramImage img = input.image();
+        return new DecodeInput(input.traceId(), input.registers(),
+                new io.armtrace.image.ProgramImage(img.memory().copy(), img.symbols(), img.lines()),
+                input.data(), input.options());
     }
 
     /**
@@ -248,7 +261,7 @@ public final class ChunkedDecode {
             long end = k + 1 < starts.length ? starts[k + 1] : Long.MAX_VALUE;
             done.add(pool.submit(() -> {
                 Map<Long, Object> states = new LinkedHashMap<>();
-                protocol.decodeFrom(input, begin, e -> checkCancelled(), (offset, state) -> {
+                protocol.decodeFrom(forThisThread(), begin, e -> checkCancelled(), (offset, state) -> {
                     states.put(offset, state);
                     return states.size() < PROBE_SYNCS && offset < end;
                 });
@@ -294,7 +307,7 @@ public final class ChunkedDecode {
                 }
                 count[0]++;
             };
-            protocol.decodeFrom(input, starts[k], sink, (offset, state) -> {
+            protocol.decodeFrom(forThisThread(), starts[k], sink, (offset, state) -> {
                 if (own.containsKey(offset)) {
                     marks.put(offset, count[0]);
                 }

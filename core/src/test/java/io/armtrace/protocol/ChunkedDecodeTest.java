@@ -139,4 +139,39 @@ class ChunkedDecodeTest {
         ChunkedDecode.Split split = assertSameInChunks(protocol, input, Math.max(64, out.trace().length / 16));
         return split.seams();
     }
+
+    /**
+     * Each piece's decoder reads the program memory on its own thread, and a {@code MemoryImage} keeps a
+     * read cache (and builds its piece table on first use) per instance: every decoder must read through
+     * its own copy, never the caller's image. Two decoders once built a shared image's table at the same
+     * time and one read it half-built (a NullPointerException on a 50 MB PTM trace).
+     */
+    @Test
+    void everyPiecesDecoderReadsThroughItsOwnImage() throws IOException {
+        Snapshot snapshot = Snapshot.load(SharedData.tc2());
+        SnapshotSource ptm = snapshot.source(0x13).orElseThrow();
+        TraceProtocol real = Protocols.forDeviceType(ptm.type()).orElseThrow();
+        java.util.Set<io.armtrace.image.MemoryImage> images =
+                java.util.Collections.synchronizedSet(java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>()));
+        java.util.concurrent.atomic.AtomicInteger calls = new java.util.concurrent.atomic.AtomicInteger();
+        TraceProtocol spy = (TraceProtocol) java.lang.reflect.Proxy.newProxyInstance(TraceProtocol.class.getClassLoader(),
+                new Class<?>[] {TraceProtocol.class}, (proxy, method, args) -> {
+                    if (method.getName().equals("decodeFrom")) {
+                        calls.incrementAndGet();
+                        images.add(((DecodeInput) args[0]).image().memory());
+                    }
+                    try {
+                        return method.invoke(real, args);
+                    } catch (java.lang.reflect.InvocationTargetException e) {
+                        throw e.getCause();
+                    }
+                });
+        DecodeInput input = DecodeInput.of(ptm);
+        Output chunked = FORMATS.get(0).apply(input.image());
+        ChunkedDecode.Split split = ChunkedDecode.decode(spy, input, chunked.sink, 4, 64);
+        chunked.finish();
+        assertThat(split.chunks()).isGreaterThan(2);
+        assertThat(calls.get()).isGreaterThan(2);
+        assertThat(images).hasSize(calls.get()).doesNotContain(input.image().memory());
+    }
 }
