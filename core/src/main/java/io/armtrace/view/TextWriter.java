@@ -148,11 +148,16 @@ public final class TextWriter implements ElementSink {
      */
     private void emit() {
         line.append(NEWLINE);
-        int n = line.length();
+        writeLine(line);
+    }
+
+    /** Writes {@code text}, which ends with its newline. */
+    private void writeLine(StringBuilder text) {
+        int n = text.length();
         if (chars.length < n) {
             chars = new char[Math.max(n, 2 * chars.length)];
         }
-        line.getChars(0, n, chars, 0);
+        text.getChars(0, n, chars, 0);
         out.write(chars, 0, n);
     }
 
@@ -231,26 +236,33 @@ public final class TextWriter implements ElementSink {
                 });
                 return;
             }
-            start(r).append("range ");
-            hexTo(r.start()).append('-');
-            hexTo(r.end()).append(' ');
-            int count = r.count();
-            for (int w = digits(count); w < 5; w++) {
-                line.append(' ');
-            }
-            line.append(count).append(" insn ").append(r.isa());
-            if (r.lastKind() != WaypointKind.NONE) {
-                line.append(", ends with ").append(kind(r.lastKind()));
-            }
-            if (!r.lastExecuted()) {
-                line.append(", last condition failed");
-            }
+            start(r);
             if (annotator != null) {
+                rangeText(r);
                 annotation(r.start());
-            } else {
-                appendWhere(r.start());
+                emit();
+                return;
             }
-            emit();
+            // the rest of the line depends on the range alone: loops list the same ranges again and again
+            int slot = rangeSlot(r);
+            RangeLine cached = rangeLines[slot];
+            if (cached == null || !cached.lists(r)) {
+                int at = line.length();
+                rangeText(r);
+                appendWhere(r.start());
+                line.append(NEWLINE);
+                char[] text = new char[line.length() - at];
+                line.getChars(at, line.length(), text, 0);
+                cached = new RangeLine(r.start(), r.end(), r.count(), r.isa(), r.lastKind(), r.lastExecuted(), text);
+                rangeLines[slot] = cached;
+                line.setLength(at);
+            }
+            if (line.length() == 0) {
+                out.write(cached.text, 0, cached.text.length);
+            } else {
+                line.append(cached.text);
+                writeLine(line);
+            }
         } else if (element instanceof ExceptionEntry e) {
             if (tailChainPending) {
                 // a return that went straight into another handler (M-profile tail-chaining)
@@ -327,6 +339,40 @@ public final class TextWriter implements ElementSink {
             line.append(": ").append(e.message());
             emit();
         }
+    }
+
+    /** {@code range 0xSTART-0xEND COUNT insn ISA} and how the range ends. */
+    private void rangeText(InstructionRange r) {
+        line.append("range ");
+        hexTo(r.start()).append('-');
+        hexTo(r.end()).append(' ');
+        int count = r.count();
+        for (int w = digits(count); w < 5; w++) {
+            line.append(' ');
+        }
+        line.append(count).append(" insn ").append(r.isa());
+        if (r.lastKind() != WaypointKind.NONE) {
+            line.append(", ends with ").append(kind(r.lastKind()));
+        }
+        if (!r.lastExecuted()) {
+            line.append(", last condition failed");
+        }
+    }
+
+    /** The text of a range line after its columns, newline included, for the range it lists. */
+    private record RangeLine(long start, long end, int count, io.armtrace.trace.Isa isa, WaypointKind kind,
+                             boolean executed, char[] text) {
+        boolean lists(InstructionRange r) {
+            return start == r.start() && end == r.end() && count == r.count() && isa == r.isa()
+                    && kind == r.lastKind() && executed == r.lastExecuted();
+        }
+    }
+
+    /** Range lines by range, direct-mapped: bounded memory whatever the trace. */
+    private final RangeLine[] rangeLines = new RangeLine[1 << 12];
+
+    private static int rangeSlot(InstructionRange r) {
+        return (int) (((r.start() ^ (r.end() << 11)) * 0x9E3779B97F4A7C15L) >>> 52);
     }
 
     private String opcode(long address, int size, io.armtrace.trace.Isa isa) {
