@@ -27,6 +27,7 @@ public final class EncodingWriter extends Writer {
     private final OutputStream out;
     private final CharsetEncoder encoder;
     private final boolean asciiAsItself;
+    private final boolean utf8;
     private final byte[] buf;
     private final ByteBuffer bytes;
     private int pos;
@@ -41,6 +42,7 @@ public final class EncodingWriter extends Writer {
                 .onUnmappableCharacter(CodingErrorAction.REPLACE);
         this.asciiAsItself = charset.equals(StandardCharsets.UTF_8) || charset.equals(StandardCharsets.US_ASCII)
                 || charset.equals(StandardCharsets.ISO_8859_1);
+        this.utf8 = charset.equals(StandardCharsets.UTF_8);
         this.buf = new byte[Math.max(bufferSize, 64)];
         this.bytes = ByteBuffer.wrap(buf);
     }
@@ -79,14 +81,24 @@ public final class EncodingWriter extends Writer {
         while (i < end) {
             if (asciiAsItself) {
                 int p = pos;
-                int stop = Math.min(end, i + (b.length - p));
-                while (i < stop) {
-                    char c = cbuf[i];
-                    if (c >= 0x80) {
-                        break;
+                int n = Math.min(end - i, b.length - p);
+                // copies the chunk as if all ASCII, a loop without an exit the compiler vectorizes; where a
+                // character is not, the bytes from there on are written again below
+                int any = 0;
+                for (int k = 0; k < n; k++) {
+                    char c = cbuf[i + k];
+                    any |= c;
+                    b[p + k] = (byte) c;
+                }
+                if (any < 0x80) {
+                    i += n;
+                    p += n;
+                } else {
+                    int stop = i + n;
+                    while (i < stop && cbuf[i] < 0x80) {
+                        i++;
+                        p++;
                     }
-                    b[p++] = (byte) c;
-                    i++;
                 }
                 pos = p;
                 if (i == end) {
@@ -114,6 +126,14 @@ public final class EncodingWriter extends Writer {
         ensureOpen();
         int i = off;
         int end = off + len;
+        if (utf8 && len >= 64 && !haveLeftover && !Character.isHighSurrogate(s.charAt(end - 1))) {
+            // a long text in one piece, with no surrogate pair split at either end: encoded by String itself,
+            // which checks and copies Latin-1 text many characters at a time; String's UTF-8 replaces a
+            // malformed surrogate with '?' as the encoder does
+            byte[] e = (off == 0 && len == s.length() ? s : s.substring(off, end)).getBytes(StandardCharsets.UTF_8);
+            writeBytes(e);
+            return;
+        }
         if (haveLeftover) {
             i = joinLeftover(s.charAt(i), i, end);
         }
@@ -203,6 +223,18 @@ public final class EncodingWriter extends Writer {
             }
             r.throwException(); // not reached: errors are replaced
         }
+    }
+
+    private void writeBytes(byte[] e) throws IOException {
+        if (e.length > buf.length - pos) {
+            flushBuffer();
+            if (e.length >= buf.length) {
+                out.write(e, 0, e.length);
+                return;
+            }
+        }
+        System.arraycopy(e, 0, buf, pos, e.length);
+        pos += e.length;
     }
 
     private void flushBuffer() throws IOException {

@@ -142,27 +142,37 @@ public final class TextWriter implements ElementSink {
         line.append("] ");
     }
 
-    /**
-     * Writes the line: its characters go to the writer through a reused array, one call per line (a
-     * listing has one line per element, so a String per line would be most of its cost).
-     */
+    /** Ends the line and writes it. */
     private void emit() {
         line.append(NEWLINE);
         writeLine(line);
     }
 
+    /**
+     * Lines are collected here and handed to the writer some 8 K characters at a time, as one String: one
+     * call (and one lock of the PrintWriter) per hundred lines rather than per line, no String per line, and
+     * the characters stay bytes (a StringBuilder of Latin-1 text) until the writer encodes them all at once.
+     * {@link #end} writes the rest.
+     */
+    private final StringBuilder pending = new StringBuilder(PENDING + 512);
+    private static final int PENDING = 8192;
+
     /** Writes {@code text}, which ends with its newline. */
-    private void writeLine(StringBuilder text) {
-        int n = text.length();
-        if (chars.length < n) {
-            chars = new char[Math.max(n, 2 * chars.length)];
+    private void writeLine(CharSequence text) {
+        pending.append(text);
+        if (pending.length() >= PENDING) {
+            writePending();
         }
-        text.getChars(0, n, chars, 0);
-        out.write(chars, 0, n);
+    }
+
+    private void writePending() {
+        if (pending.length() > 0) {
+            out.write(pending.toString());
+            pending.setLength(0);
+        }
     }
 
     private static final String NEWLINE = System.lineSeparator();
-    private char[] chars = new char[256];
 
     private String where(long address) {
         String n = symbols.name(address);
@@ -251,14 +261,13 @@ public final class TextWriter implements ElementSink {
                 rangeText(r);
                 appendWhere(r.start());
                 line.append(NEWLINE);
-                char[] text = new char[line.length() - at];
-                line.getChars(at, line.length(), text, 0);
+                String text = line.substring(at);
                 cached = new RangeLine(r.start(), r.end(), r.count(), r.isa(), r.lastKind(), r.lastExecuted(), text);
                 rangeLines[slot] = cached;
                 line.setLength(at);
             }
             if (line.length() == 0) {
-                out.write(cached.text, 0, cached.text.length);
+                writeLine(cached.text);
             } else {
                 line.append(cached.text);
                 writeLine(line);
@@ -361,7 +370,7 @@ public final class TextWriter implements ElementSink {
 
     /** The text of a range line after its columns, newline included, for the range it lists. */
     private record RangeLine(long start, long end, int count, io.armtrace.trace.Isa isa, WaypointKind kind,
-                             boolean executed, char[] text) {
+                             boolean executed, String text) {
         boolean lists(InstructionRange r) {
             return start == r.start() && end == r.end() && count == r.count() && isa == r.isa()
                     && kind == r.lastKind() && executed == r.lastExecuted();
@@ -444,6 +453,7 @@ public final class TextWriter implements ElementSink {
     @Override
     public void end() {
         flushPendingReturn();
+        writePending();
         out.flush();
     }
 }
