@@ -199,10 +199,34 @@ public final class TextWriter implements ElementSink {
 
     @Override
     public void accept(TraceElement element) {
+        // the elements of nearly every line first, each in a method small enough to be inlined here
+        if (element instanceof InstructionRange r && !perInstruction) {
+            flushPendingReturn();
+            range(r);
+            return;
+        }
+        if (element instanceof CycleCount c) {
+            flushPendingReturn();
+            cycles(c);
+            return;
+        }
         if (!(element instanceof ExceptionEntry)) {
             flushPendingReturn();
         }
         write(element);
+    }
+
+    /** {@code cycles N}; without columns built straight into the pending lines. */
+    private void cycles(CycleCount c) {
+        if (!withSource && timeline == null) {
+            pending.append("cycles ").append(c.cycles()).append(NEWLINE);
+            if (pending.length() >= PENDING) {
+                writePending();
+            }
+            return;
+        }
+        start(c).append("cycles ").append(c.cycles());
+        emit();
     }
 
     private void flushPendingReturn() {
@@ -246,32 +270,7 @@ public final class TextWriter implements ElementSink {
                 });
                 return;
             }
-            start(r);
-            if (annotator != null) {
-                rangeText(r);
-                annotation(r.start());
-                emit();
-                return;
-            }
-            // the rest of the line depends on the range alone: loops list the same ranges again and again
-            int slot = rangeSlot(r);
-            RangeLine cached = rangeLines[slot];
-            if (cached == null || !cached.lists(r)) {
-                int at = line.length();
-                rangeText(r);
-                appendWhere(r.start());
-                line.append(NEWLINE);
-                String text = line.substring(at);
-                cached = new RangeLine(r.start(), r.end(), r.count(), r.isa(), r.lastKind(), r.lastExecuted(), text);
-                rangeLines[slot] = cached;
-                line.setLength(at);
-            }
-            if (line.length() == 0) {
-                writeLine(cached.text);
-            } else {
-                line.append(cached.text);
-                writeLine(line);
-            }
+            range(r);
         } else if (element instanceof ExceptionEntry e) {
             if (tailChainPending) {
                 // a return that went straight into another handler (M-profile tail-chaining)
@@ -305,8 +304,7 @@ public final class TextWriter implements ElementSink {
             start(e).append("exception return to ").append(hex(e.target())).append(where(e.target()));
             emit();
         } else if (element instanceof TraceOn t) {
-            start(t).append("trace on (").append(t.reason().name().toLowerCase(Locale.ROOT).replace('_', ' '))
-                    .append(") at byte ").append(t.offset());
+            start(t).append("trace on (").append(REASONS[t.reason().ordinal()]).append(") at byte ").append(t.offset());
             emit();
         } else if (element instanceof Gap g) {
             start(g).append("*** gap at byte ").append(g.offset()).append(": ").append(g.reason());
@@ -348,6 +346,49 @@ public final class TextWriter implements ElementSink {
             line.append(": ").append(e.message());
             emit();
         }
+    }
+
+    /** How each {@link TraceOn.Reason} reads in a line. */
+    private static final String[] REASONS = java.util.Arrays.stream(TraceOn.Reason.values())
+            .map(r -> r.name().toLowerCase(Locale.ROOT).replace('_', ' ')).toArray(String[]::new);
+
+    /** One line per range. */
+    private void range(InstructionRange r) {
+        start(r);
+        if (annotator != null) {
+            rangeText(r);
+            annotation(r.start());
+            emit();
+            return;
+        }
+        // the rest of the line depends on the range alone: loops list the same ranges again and again
+        int slot = rangeSlot(r);
+        RangeLine cached = rangeLines[slot];
+        if (cached == null || !cached.lists(r)) {
+            cached = rangeLine(r, slot);
+        }
+        if (line.length() == 0) {
+            pending.append(cached.text);
+            if (pending.length() >= PENDING) {
+                writePending();
+            }
+        } else {
+            line.append(cached.text);
+            writeLine(line);
+        }
+    }
+
+    /** Makes and caches the text of a range line after its columns. */
+    private RangeLine rangeLine(InstructionRange r, int slot) {
+        int at = line.length();
+        rangeText(r);
+        appendWhere(r.start());
+        line.append(NEWLINE);
+        String text = line.substring(at);
+        RangeLine cached = new RangeLine(r.start(), r.end(), r.count(), r.isa(), r.lastKind(), r.lastExecuted(), text);
+        rangeLines[slot] = cached;
+        line.setLength(at);
+        return cached;
     }
 
     /** {@code range 0xSTART-0xEND COUNT insn ISA} and how the range ends. */
