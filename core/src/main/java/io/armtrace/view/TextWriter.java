@@ -418,11 +418,15 @@ public final class TextWriter implements ElementSink {
         }
     }
 
-    /** Range lines by range, direct-mapped: bounded memory whatever the trace. */
-    private final RangeLine[] rangeLines = new RangeLine[1 << 12];
+    /**
+     * Range lines by range, direct-mapped: bounded memory whatever the trace (a few MB when full). The TC2
+     * kernel traces need tens of thousands of entries before the misses stop mattering.
+     */
+    private final RangeLine[] rangeLines = new RangeLine[1 << RANGE_BITS];
+    private static final int RANGE_BITS = 15;
 
     private static int rangeSlot(InstructionRange r) {
-        return (int) (((r.start() ^ (r.end() << 11)) * 0x9E3779B97F4A7C15L) >>> 52);
+        return (int) (((r.start() ^ (r.end() << 11)) * 0x9E3779B97F4A7C15L) >>> (64 - RANGE_BITS));
     }
 
     private String opcode(long address, int size, io.armtrace.trace.Isa isa) {
