@@ -1,6 +1,5 @@
 package io.armtrace.cli;
 
-import java.io.BufferedWriter;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -53,7 +52,9 @@ final class OutputFile implements Closeable {
         } else {
             this.checked = null;
             this.stream = null;
-            this.writer = new PrintWriter(new BufferedWriter(new NonClosing(stdout), 1 << 16), false);
+            // standard output buffers itself (Main.standardOutput: 64 KiB of encoded bytes); a listing's
+            // lines come in batches, so they reach that buffer without another copy
+            this.writer = new PrintWriter(new NonClosing(stdout), false);
         }
     }
 
