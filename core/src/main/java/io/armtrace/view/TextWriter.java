@@ -426,7 +426,9 @@ public final class TextWriter implements ElementSink {
     private static final int RANGE_BITS = 15;
 
     private static int rangeSlot(InstructionRange r) {
-        return (int) (((r.start() ^ (r.end() << 11)) * 0x9E3779B97F4A7C15L) >>> (64 - RANGE_BITS));
+        // a range that ends in a conditional instruction is listed both ways: its two lines take two slots
+        long key = r.start() ^ (r.end() << 11) ^ ((long) r.lastKind().ordinal() << 40) ^ (r.lastExecuted() ? 0 : 1L << 47);
+        return (int) ((key * 0x9E3779B97F4A7C15L) >>> (64 - RANGE_BITS));
     }
 
     private String opcode(long address, int size, io.armtrace.trace.Isa isa) {
