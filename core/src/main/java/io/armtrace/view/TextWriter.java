@@ -386,7 +386,9 @@ public final class TextWriter implements ElementSink {
         line.append(NEWLINE);
         String text = line.substring(at);
         RangeLine cached = new RangeLine(r.start(), r.end(), r.count(), r.isa(), r.lastKind(), r.lastExecuted(), text);
-        rangeLines[slot] = cached;
+        if (text.length() <= MAX_CACHED_LINE) {
+            rangeLines[slot] = cached; // a long symbol name (C++) is listed without being kept
+        }
         line.setLength(at);
         return cached;
     }
@@ -419,11 +421,12 @@ public final class TextWriter implements ElementSink {
     }
 
     /**
-     * Range lines by range, direct-mapped: bounded memory whatever the trace (a few MB when full). The TC2
-     * kernel traces need tens of thousands of entries before the misses stop mattering.
+     * Range lines by range, direct-mapped: bounded memory whatever the trace and its symbols (a few MB at
+     * most). The TC2 kernel traces need tens of thousands of entries before the misses stop mattering.
      */
     private final RangeLine[] rangeLines = new RangeLine[1 << RANGE_BITS];
     private static final int RANGE_BITS = 15;
+    private static final int MAX_CACHED_LINE = 200;
 
     private static int rangeSlot(InstructionRange r) {
         // a range that ends in a conditional instruction is listed both ways: its two lines take two slots
