@@ -29,12 +29,11 @@ import io.armtrace.source.TraceData;
 import io.armtrace.trace.ElementSink;
 import io.armtrace.trace.InstructionRange;
 import io.armtrace.trace.TraceElement;
+import io.armtrace.view.EncodingWriter;
 import io.armtrace.view.TextWriter;
-import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -228,9 +227,10 @@ public final class VsOpenCsd {
             }
             case "decode" -> protocol.decode(input, c);
             case "text" -> {
-                // what `armtrace decode` does with its output: a 64 KiB buffered UTF-8 stream
-                try (PrintWriter out = new PrintWriter(new BufferedWriter(
-                        new OutputStreamWriter(OutputStream.nullOutputStream(), StandardCharsets.UTF_8), 1 << 16))) {
+                // what `armtrace decode -o FILE` does with its output (cli.OutputFile): UTF-8 encoded straight
+                // into a 64 KiB byte buffer
+                try (PrintWriter out = new PrintWriter(new EncodingWriter(OutputStream.nullOutputStream(),
+                        StandardCharsets.UTF_8, 1 << 16), false)) {
                     TextWriter text = new TextWriter(out, input.image(), false, false);
                     protocol.decode(input, e -> {
                         c.accept(e);

@@ -182,7 +182,7 @@ final class DecodeCommand implements Callable<Integer> {
 
         HandoffWriter(java.nio.file.Path partFile) throws java.io.IOException {
             this.partFile = partFile;
-            this.target = java.nio.file.Files.newBufferedWriter(partFile, java.nio.charset.StandardCharsets.UTF_8);
+            this.target = new io.armtrace.view.EncodingWriter(java.nio.file.Files.newOutputStream(partFile));
         }
 
         /** Copies what was written so far to {@code output}, deletes the part file and writes through from now on. */

@@ -53,7 +53,23 @@ public final class Main implements Runnable {
     }
 
     public static void main(String[] args) {
-        System.exit(run(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
+        System.exit(run(args, standardOutput(), new PrintWriter(System.err, true)));
+    }
+
+    /**
+     * Standard output in the platform's charset, as {@code new PrintWriter(System.out, true)} writes it, but
+     * encoded straight into a byte buffer; write errors, which {@code System.out} swallows, are still reported
+     * by {@link PrintWriter#checkError()}.
+     */
+    static PrintWriter standardOutput() {
+        java.io.PrintStream stream = System.out;
+        return new PrintWriter(new io.armtrace.view.EncodingWriter(stream, java.nio.charset.Charset.defaultCharset(),
+                1 << 16), true) {
+            @Override
+            public boolean checkError() {
+                return super.checkError() || stream.checkError();
+            }
+        };
     }
 
     /**

@@ -1,10 +1,8 @@
 package io.armtrace.cli;
 
-import java.io.BufferedWriter;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
@@ -48,12 +46,15 @@ final class OutputFile implements Closeable {
         if (raw != null) {
             this.checked = new CheckedStream(raw);
             this.stream = checked;
-            this.writer = new PrintWriter(new BufferedWriter(new OutputStreamWriter(checked, StandardCharsets.UTF_8),
-                    1 << 16), false);
+            // encodes straight into a 64 KiB byte buffer (a listing is nearly all ASCII: one byte store per character)
+            this.writer = new PrintWriter(new io.armtrace.view.EncodingWriter(checked, StandardCharsets.UTF_8, 1 << 16),
+                    false);
         } else {
             this.checked = null;
             this.stream = null;
-            this.writer = new PrintWriter(new BufferedWriter(new NonClosing(stdout), 1 << 16), false);
+            // standard output buffers itself (Main.standardOutput: 64 KiB of encoded bytes); a listing's
+            // lines come in batches, so they reach that buffer without another copy
+            this.writer = new PrintWriter(new NonClosing(stdout), false);
         }
     }
 

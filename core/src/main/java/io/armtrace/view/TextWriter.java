@@ -142,22 +142,37 @@ public final class TextWriter implements ElementSink {
         line.append("] ");
     }
 
-    /**
-     * Writes the line: its characters go to the writer through a reused array, one call per line (a
-     * listing has one line per element, so a String per line would be most of its cost).
-     */
+    /** Ends the line and writes it. */
     private void emit() {
         line.append(NEWLINE);
-        int n = line.length();
-        if (chars.length < n) {
-            chars = new char[Math.max(n, 2 * chars.length)];
+        writeLine(line);
+    }
+
+    /**
+     * Lines are collected here and handed to the writer some 8 K characters at a time, as one String: one
+     * call (and one lock of the PrintWriter) per hundred lines rather than per line, no String per line, and
+     * the characters stay bytes (a StringBuilder of Latin-1 text) until the writer encodes them all at once.
+     * {@link #end} writes the rest.
+     */
+    private final StringBuilder pending = new StringBuilder(PENDING + 512);
+    private static final int PENDING = 8192;
+
+    /** Writes {@code text}, which ends with its newline. */
+    private void writeLine(CharSequence text) {
+        pending.append(text);
+        if (pending.length() >= PENDING) {
+            writePending();
         }
-        line.getChars(0, n, chars, 0);
-        out.write(chars, 0, n);
+    }
+
+    private void writePending() {
+        if (pending.length() > 0) {
+            out.write(pending.toString());
+            pending.setLength(0);
+        }
     }
 
     private static final String NEWLINE = System.lineSeparator();
-    private char[] chars = new char[256];
 
     private String where(long address) {
         String n = symbols.name(address);
@@ -184,10 +199,34 @@ public final class TextWriter implements ElementSink {
 
     @Override
     public void accept(TraceElement element) {
+        // the elements of nearly every line first, each in a method small enough to be inlined here
+        if (element instanceof InstructionRange r && !perInstruction) {
+            flushPendingReturn();
+            range(r);
+            return;
+        }
+        if (element instanceof CycleCount c) {
+            flushPendingReturn();
+            cycles(c);
+            return;
+        }
         if (!(element instanceof ExceptionEntry)) {
             flushPendingReturn();
         }
         write(element);
+    }
+
+    /** {@code cycles N}; without columns built straight into the pending lines. */
+    private void cycles(CycleCount c) {
+        if (!withSource && timeline == null) {
+            pending.append("cycles ").append(c.cycles()).append(NEWLINE);
+            if (pending.length() >= PENDING) {
+                writePending();
+            }
+            return;
+        }
+        start(c).append("cycles ").append(c.cycles());
+        emit();
     }
 
     private void flushPendingReturn() {
@@ -231,26 +270,7 @@ public final class TextWriter implements ElementSink {
                 });
                 return;
             }
-            start(r).append("range ");
-            hexTo(r.start()).append('-');
-            hexTo(r.end()).append(' ');
-            int count = r.count();
-            for (int w = digits(count); w < 5; w++) {
-                line.append(' ');
-            }
-            line.append(count).append(" insn ").append(r.isa());
-            if (r.lastKind() != WaypointKind.NONE) {
-                line.append(", ends with ").append(kind(r.lastKind()));
-            }
-            if (!r.lastExecuted()) {
-                line.append(", last condition failed");
-            }
-            if (annotator != null) {
-                annotation(r.start());
-            } else {
-                appendWhere(r.start());
-            }
-            emit();
+            range(r);
         } else if (element instanceof ExceptionEntry e) {
             if (tailChainPending) {
                 // a return that went straight into another handler (M-profile tail-chaining)
@@ -284,8 +304,7 @@ public final class TextWriter implements ElementSink {
             start(e).append("exception return to ").append(hex(e.target())).append(where(e.target()));
             emit();
         } else if (element instanceof TraceOn t) {
-            start(t).append("trace on (").append(t.reason().name().toLowerCase(Locale.ROOT).replace('_', ' '))
-                    .append(") at byte ").append(t.offset());
+            start(t).append("trace on (").append(REASONS[t.reason().ordinal()]).append(") at byte ").append(t.offset());
             emit();
         } else if (element instanceof Gap g) {
             start(g).append("*** gap at byte ").append(g.offset()).append(": ").append(g.reason());
@@ -327,6 +346,92 @@ public final class TextWriter implements ElementSink {
             line.append(": ").append(e.message());
             emit();
         }
+    }
+
+    /** How each {@link TraceOn.Reason} reads in a line. */
+    private static final String[] REASONS = java.util.Arrays.stream(TraceOn.Reason.values())
+            .map(r -> r.name().toLowerCase(Locale.ROOT).replace('_', ' ')).toArray(String[]::new);
+
+    /** One line per range. */
+    private void range(InstructionRange r) {
+        start(r);
+        if (annotator != null) {
+            rangeText(r);
+            annotation(r.start());
+            emit();
+            return;
+        }
+        // the rest of the line depends on the range alone: loops list the same ranges again and again
+        int slot = rangeSlot(r);
+        RangeLine cached = rangeLines[slot];
+        if (cached == null || !cached.lists(r)) {
+            cached = rangeLine(r, slot);
+        }
+        if (line.length() == 0) {
+            pending.append(cached.text);
+            if (pending.length() >= PENDING) {
+                writePending();
+            }
+        } else {
+            line.append(cached.text);
+            writeLine(line);
+        }
+    }
+
+    /** Makes and caches the text of a range line after its columns. */
+    private RangeLine rangeLine(InstructionRange r, int slot) {
+        int at = line.length();
+        rangeText(r);
+        appendWhere(r.start());
+        line.append(NEWLINE);
+        String text = line.substring(at);
+        RangeLine cached = new RangeLine(r.start(), r.end(), r.count(), r.isa(), r.lastKind(), r.lastExecuted(), text);
+        if (text.length() <= MAX_CACHED_LINE) {
+            rangeLines[slot] = cached; // a long symbol name (C++) is listed without being kept
+        }
+        line.setLength(at);
+        return cached;
+    }
+
+    /** {@code range 0xSTART-0xEND COUNT insn ISA} and how the range ends. */
+    private void rangeText(InstructionRange r) {
+        line.append("range ");
+        hexTo(r.start()).append('-');
+        hexTo(r.end()).append(' ');
+        int count = r.count();
+        for (int w = digits(count); w < 5; w++) {
+            line.append(' ');
+        }
+        line.append(count).append(" insn ").append(r.isa());
+        if (r.lastKind() != WaypointKind.NONE) {
+            line.append(", ends with ").append(kind(r.lastKind()));
+        }
+        if (!r.lastExecuted()) {
+            line.append(", last condition failed");
+        }
+    }
+
+    /** The text of a range line after its columns, newline included, for the range it lists. */
+    private record RangeLine(long start, long end, int count, io.armtrace.trace.Isa isa, WaypointKind kind,
+                             boolean executed, String text) {
+        boolean lists(InstructionRange r) {
+            return start == r.start() && end == r.end() && count == r.count() && isa == r.isa()
+                    && kind == r.lastKind() && executed == r.lastExecuted();
+        }
+    }
+
+    /**
+     * Range lines by range, direct-mapped: bounded memory whatever the trace and its symbols (a few MB at
+     * most). The TC2 kernel traces need tens of thousands of entries before the misses stop mattering.
+     */
+    private final RangeLine[] rangeLines = new RangeLine[1 << RANGE_BITS];
+    private static final int RANGE_BITS = 15;
+    private static final int MAX_CACHED_LINE = 200;
+
+    private static int rangeSlot(InstructionRange r) {
+        // a range that ends in a conditional instruction is listed both ways: its two lines take two slots
+        long key = r.start() ^ (r.end() << 11) ^ ((long) r.lastKind().ordinal() << 40) ^ (r.lastExecuted() ? 0 : 1L << 47);
+        return (int) ((key * 0x9E3779B97F4A7C15L) >>> (64 - RANGE_BITS));
     }
 
     private String opcode(long address, int size, io.armtrace.trace.Isa isa) {
@@ -398,6 +503,7 @@ public final class TextWriter implements ElementSink {
     @Override
     public void end() {
         flushPendingReturn();
+        writePending();
         out.flush();
     }
 }

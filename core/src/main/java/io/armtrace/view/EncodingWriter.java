@@ -1,0 +1,279 @@
+package io.armtrace.view;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.Writer;
+import java.nio.ByteBuffer;
+import java.nio.CharBuffer;
+import java.nio.charset.Charset;
+import java.nio.charset.CharsetEncoder;
+import java.nio.charset.CoderResult;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * A buffered {@link Writer} that encodes characters straight into a byte buffer and writes the buffer to an
+ * {@link OutputStream}: the bytes are exactly those of an {@link java.io.OutputStreamWriter} of the same
+ * charset (malformed and unmappable input replaced, a surrogate pair split across two writes joined), but
+ * a listing, which is nearly all ASCII, costs one byte store per character. Characters below 0x80 are copied
+ * as bytes when the charset encodes ASCII as itself (UTF-8, US-ASCII, ISO-8859-1); everything else goes
+ * through the charset's own encoder.
+ *
+ * <p>Not synchronized: one thread writes at a time (a {@link java.io.PrintWriter} around it locks). A failed
+ * write of the stream is thrown from the call that filled the buffer, or from {@link #flush()} and
+ * {@link #close()}.
+ */
+public final class EncodingWriter extends Writer {
+    private final OutputStream out;
+    private final CharsetEncoder encoder;
+    private final boolean asciiAsItself;
+    private final boolean utf8;
+    private final byte[] buf;
+    private final ByteBuffer bytes;
+    private int pos;
+    /** A high surrogate that ended the last write: its pair may start the next. */
+    private char leftover;
+    private boolean haveLeftover;
+    private boolean closed;
+
+    public EncodingWriter(OutputStream out, Charset charset, int bufferSize) {
+        this.out = out;
+        this.encoder = charset.newEncoder().onMalformedInput(CodingErrorAction.REPLACE)
+                .onUnmappableCharacter(CodingErrorAction.REPLACE);
+        this.asciiAsItself = charset.equals(StandardCharsets.UTF_8) || charset.equals(StandardCharsets.US_ASCII)
+                || charset.equals(StandardCharsets.ISO_8859_1);
+        this.utf8 = charset.equals(StandardCharsets.UTF_8);
+        this.buf = new byte[Math.max(bufferSize, 64)];
+        this.bytes = ByteBuffer.wrap(buf);
+    }
+
+    /** UTF-8 with a 64 KiB buffer. */
+    public EncodingWriter(OutputStream out) {
+        this(out, StandardCharsets.UTF_8, 1 << 16);
+    }
+
+    @Override
+    public void write(int c) throws IOException {
+        char ch = (char) c;
+        if (ch < 0x80 && asciiAsItself && !haveLeftover) {
+            if (pos == buf.length) {
+                flushBuffer();
+            }
+            buf[pos++] = (byte) ch;
+            return;
+        }
+        write(new char[] {ch}, 0, 1);
+    }
+
+    @Override
+    public void write(char[] cbuf, int off, int len) throws IOException {
+        java.util.Objects.checkFromIndexSize(off, len, cbuf.length);
+        if (len == 0) {
+            return;
+        }
+        ensureOpen();
+        int i = off;
+        int end = off + len;
+        if (haveLeftover) {
+            i = joinLeftover(cbuf[i], i, end);
+        }
+        byte[] b = buf;
+        while (i < end) {
+            if (asciiAsItself) {
+                int p = pos;
+                int n = Math.min(end - i, b.length - p);
+                // copies the chunk as if all ASCII, a loop without an exit the compiler vectorizes; where a
+                // character is not, the bytes from there on are written again below
+                int any = 0;
+                for (int k = 0; k < n; k++) {
+                    char c = cbuf[i + k];
+                    any |= c;
+                    b[p + k] = (byte) c;
+                }
+                if (any < 0x80) {
+                    i += n;
+                    p += n;
+                } else {
+                    int stop = i + n;
+                    while (i < stop && cbuf[i] < 0x80) {
+                        i++;
+                        p++;
+                    }
+                }
+                pos = p;
+                if (i == end) {
+                    return;
+                }
+                if (p == b.length) {
+                    flushBuffer();
+                    continue;
+                }
+            }
+            int j = i + 1;
+            while (j < end && (cbuf[j] >= 0x80 || !asciiAsItself)) {
+                j++;
+            }
+            i = encodeRun(CharBuffer.wrap(cbuf, i, j - i), j, end);
+        }
+    }
+
+    @Override
+    public void write(String s, int off, int len) throws IOException {
+        java.util.Objects.checkFromIndexSize(off, len, s.length());
+        if (len == 0) {
+            return;
+        }
+        ensureOpen();
+        int i = off;
+        int end = off + len;
+        if (utf8 && len >= 64 && !haveLeftover && !Character.isHighSurrogate(s.charAt(end - 1))) {
+            // a long text in one piece, with no surrogate pair split at either end: encoded by String itself,
+            // which checks and copies Latin-1 text many characters at a time; String's UTF-8 replaces a
+            // malformed surrogate with '?' as the encoder does
+            byte[] e = (off == 0 && len == s.length() ? s : s.substring(off, end)).getBytes(StandardCharsets.UTF_8);
+            writeBytes(e);
+            return;
+        }
+        if (haveLeftover) {
+            i = joinLeftover(s.charAt(i), i, end);
+        }
+        byte[] b = buf;
+        while (i < end) {
+            if (asciiAsItself) {
+                int p = pos;
+                int stop = Math.min(end, i + (b.length - p));
+                while (i < stop) {
+                    char c = s.charAt(i);
+                    if (c >= 0x80) {
+                        break;
+                    }
+                    b[p++] = (byte) c;
+                    i++;
+                }
+                pos = p;
+                if (i == end) {
+                    return;
+                }
+                if (p == b.length) {
+                    flushBuffer();
+                    continue;
+                }
+            }
+            int j = i + 1;
+            while (j < end && (s.charAt(j) >= 0x80 || !asciiAsItself)) {
+                j++;
+            }
+            i = encodeRun(CharBuffer.wrap(s, i, j), j, end);
+        }
+    }
+
+    /**
+     * Encodes {@code run}, the characters up to index {@code runEnd} of a write ending at {@code end}. A high
+     * surrogate left at the end of the run is kept for the next write when the run ends the write, and is
+     * malformed (replaced) when an ASCII character follows. Returns {@code runEnd}.
+     */
+    private int encodeRun(CharBuffer run, int runEnd, int end) throws IOException {
+        encode(run, false);
+        if (run.hasRemaining()) {
+            // only a lone high surrogate stays unconsumed at the end of the input
+            char c = run.get();
+            if (runEnd == end) {
+                leftover = c;
+                haveLeftover = true;
+            } else {
+                encode(CharBuffer.wrap(new char[] {c}), true);
+                encoder.reset();
+            }
+        }
+        return runEnd;
+    }
+
+    /** The last write ended in a high surrogate: encodes it together with {@code next}, the next character. */
+    private int joinLeftover(char next, int i, int end) throws IOException {
+        haveLeftover = false;
+        CharBuffer pair = CharBuffer.wrap(new char[] {leftover, next});
+        encode(pair, false);
+        if (pair.remaining() == 2) {
+            // cannot happen: a high surrogate and any character are either a pair or malformed
+            throw new IllegalStateException("encoder kept both characters");
+        }
+        if (pair.remaining() == 1) {
+            // the next character is itself a high surrogate at the end of this write
+            if (i + 1 == end) {
+                leftover = pair.get();
+                haveLeftover = true;
+                return end;
+            }
+            return i; // encode it again with what follows
+        }
+        return i + 1;
+    }
+
+    private void encode(CharBuffer in, boolean endOfInput) throws IOException {
+        while (true) {
+            bytes.limit(buf.length).position(pos);
+            CoderResult r = encoder.encode(in, bytes, endOfInput);
+            pos = bytes.position();
+            if (r.isOverflow()) {
+                flushBuffer();
+                continue;
+            }
+            if (r.isUnderflow()) {
+                return;
+            }
+            r.throwException(); // not reached: errors are replaced
+        }
+    }
+
+    private void writeBytes(byte[] e) throws IOException {
+        if (e.length > buf.length - pos) {
+            flushBuffer();
+            if (e.length >= buf.length) {
+                out.write(e, 0, e.length);
+                return;
+            }
+        }
+        System.arraycopy(e, 0, buf, pos, e.length);
+        pos += e.length;
+    }
+
+    private void flushBuffer() throws IOException {
+        if (pos > 0) {
+            int n = pos;
+            pos = 0;
+            out.write(buf, 0, n);
+        }
+    }
+
+    private void ensureOpen() throws IOException {
+        if (closed) {
+            throw new IOException("Stream closed");
+        }
+    }
+
+    @Override
+    public void flush() throws IOException {
+        ensureOpen();
+        flushBuffer();
+        out.flush();
+    }
+
+    /** Writes what is buffered (a high surrogate still waiting for its pair becomes malformed) and closes the stream. */
+    @Override
+    public void close() throws IOException {
+        if (closed) {
+            return;
+        }
+        try {
+            if (haveLeftover) {
+                haveLeftover = false;
+                encode(CharBuffer.wrap(new char[] {leftover}), true);
+            }
+            flushBuffer();
+            out.flush();
+        } finally {
+            closed = true;
+            out.close();
+        }
+    }
+}
