@@ -17,8 +17,6 @@ import java.util.Map;
 
 /** ETMv3 (ETMv3.0-3.5: ETM11, CoreSight ETM-A/R, ETM-M3/M4) as the registry and the command line see it. */
 public final class Etm3Protocol implements TraceProtocol {
-    private static final int CHUNK = 64 * 1024;
-
     @Override
     public String name() {
         return "etm3";
@@ -62,7 +60,8 @@ public final class Etm3Protocol implements TraceProtocol {
     public void packets(DecodeInput input, PacketListener out) throws IOException {
         Etm3Config cfg = config(input);
         Etm3PacketReader reader = new Etm3PacketReader(cfg, p -> out.packet(p.offset, p.length, p.toString()));
-        pump(input, reader);
+        io.armtrace.protocol.TraceFeed.feed(input.data(), reader::push);
+        reader.end();
     }
 
     @Override
@@ -90,15 +89,7 @@ public final class Etm3Protocol implements TraceProtocol {
                 }
             });
         }
-        byte[] buf = new byte[CHUNK];
-        try (InputStream in = input.data().open()) {
-            in.skipNBytes(start);
-            int n;
-            while (!stop[0] && (n = in.read(buf)) > 0) {
-                reader.push(buf, 0, n);
-            }
-        }
-        if (!stop[0]) {
+        if (io.armtrace.protocol.TraceFeed.feed(input.data(), start, reader::push, () -> stop[0])) {
             reader.end();
             flow.end();
         }
@@ -106,17 +97,6 @@ public final class Etm3Protocol implements TraceProtocol {
 
     /** The whole decoder state at a sync point, for {@link SyncObserver}. */
     private record Etm3State(Etm3PacketReader.State reader, Etm3Flow.State flow) {
-    }
-
-    private static void pump(DecodeInput input, Etm3PacketReader reader) throws IOException {
-        byte[] buf = new byte[CHUNK];
-        try (InputStream in = input.data().open()) {
-            int n;
-            while ((n = in.read(buf)) > 0) {
-                reader.push(buf, 0, n);
-            }
-        }
-        reader.end();
     }
 
     @Override

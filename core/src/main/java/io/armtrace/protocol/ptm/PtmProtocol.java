@@ -18,8 +18,6 @@ import java.util.Map;
 
 /** PFT, the protocol of the Program Trace Macrocell (Cortex-A9, A12, A15, A17): IHI 0035B. */
 public final class PtmProtocol implements TraceProtocol {
-    private static final int CHUNK = 1 << 16;
-
     @Override
     public String name() {
         return "ptm";
@@ -57,7 +55,8 @@ public final class PtmProtocol implements TraceProtocol {
     @Override
     public void packets(DecodeInput input, PacketListener out) throws IOException {
         PtmPacketReader reader = new PtmPacketReader(config(input), k -> out.packet(k.offset, k.length, k.toString()));
-        pump(input, reader);
+        io.armtrace.protocol.TraceFeed.feed(input.data(), reader::push);
+        reader.end();
     }
 
     @Override
@@ -88,32 +87,13 @@ public final class PtmProtocol implements TraceProtocol {
                 }
             });
         }
-        byte[] buf = new byte[CHUNK];
-        try (InputStream in = input.data().open()) {
-            in.skipNBytes(start);
-            int n;
-            while (!stop[0] && (n = in.read(buf)) > 0) {
-                reader.push(buf, 0, n);
-            }
-        }
-        if (!stop[0]) {
+        if (io.armtrace.protocol.TraceFeed.feed(input.data(), start, reader::push, () -> stop[0])) {
             reader.end();
         }
     }
 
     /** The whole decoder state at a sync point, for {@link SyncObserver}. */
     private record PtmState(PtmPacketReader.State reader, PtmFlow.State flow) {
-    }
-
-    private static void pump(DecodeInput input, PtmPacketReader reader) throws IOException {
-        byte[] buf = new byte[CHUNK];
-        try (InputStream in = input.data().open()) {
-            int n;
-            while ((n = in.read(buf)) > 0) {
-                reader.push(buf, 0, n);
-            }
-        }
-        reader.end();
     }
 
     @Override
