@@ -189,10 +189,17 @@ public final class ElfImage {
             } else if (type == 0x6FFFFFF6 /* SHT_GNU_HASH */) {
                 need = size < 16 ? Long.MAX_VALUE
                         : 16 + 4 * ((h.getInt((int) offset) & 0xFFFFFFFFL) + (h.getInt((int) offset + 8) & 0xFFFFFFFFL));
-            } else if (type == 7 /* SHT_NOTE */ && size >= 12) {
-                // a note gives the sizes of its name and descriptor (ELF gABI "Note Section")
-                need = 12 + ((h.getInt((int) offset) & 0xFFFFFFFFL) + 3 & ~3L)
-                        + ((h.getInt((int) offset + 4) & 0xFFFFFFFFL) + 3 & ~3L);
+            } else if (type == 7 /* SHT_NOTE */) {
+                // a note gives the sizes of its name and descriptor (ELF gABI "Note Section"). jelf reads a
+                // note header even from a section too short to hold one (an empty .note): there what it
+                // reads, and the sizes it then allocates, must at least lie within the file
+                if (offset + 12 > b.length) {
+                    need = size < 12 ? Long.MAX_VALUE : need;
+                } else {
+                    long note = 12 + ((h.getInt((int) offset) & 0xFFFFFFFFL) + 3 & ~3L)
+                            + ((h.getInt((int) offset + 4) & 0xFFFFFFFFL) + 3 & ~3L);
+                    need = size >= 12 ? note : offset + note > b.length ? Long.MAX_VALUE : -1;
+                }
             }
             if (need > size) {
                 throw new ImageException(name + ": damaged ELF file (the table in section " + i
