@@ -9,7 +9,7 @@
 # (they must agree; the script fails if they do not). Nothing is written into the source tree.
 #
 # Environment:
-#   TC2=DIR            the TC2 snapshot (default: ../shared/conformance/TC2 next to the clone)
+#   TC2=DIR            the TC2 snapshot (default: conformance/TC2 in the repository)
 #   SCRATCH=DIR        where to build and write inputs (default: a new temporary directory, removed
 #                      at the end unless KEEP=1)
 #   REPEAT=N           armtrace runs per measurement, best taken (default 5; the first warms the JIT;
@@ -23,7 +23,7 @@
 set -euo pipefail
 
 repo=$(cd "$(dirname "$0")/../.." && pwd)
-TC2=${TC2:-$repo/../shared/conformance/TC2}
+TC2=${TC2:-$repo/conformance/TC2}
 REPEAT=${REPEAT:-5}
 OPENCSD_REPEAT=${OPENCSD_REPEAT:-2}
 BIG_MB=${BIG_MB:-1024}

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Bad-input campaign: mutated snapshots and huge inputs through every armtrace command.
 
-Each bundled example (examples/*) and the TC2 conformance snapshot (../shared/conformance/TC2) is
+Each bundled example (examples/*) and the TC2 conformance snapshot (conformance/TC2) is
 copied and one of its files mutated: the trace buffer, an .ini file (its keys, numbers, paths and
 register values), the ELF file or a memory dump. The mutations are bit flips, truncation, byte
 insertion and deletion, splices, random garbage and, for .ini files, edits of numbers, paths and keys.
@@ -161,7 +161,7 @@ class Campaign:
     def snapshots(self):
         ex = os.path.join(self.root, "examples")
         dirs = [os.path.join(ex, d) for d in sorted(os.listdir(ex)) if os.path.isfile(os.path.join(ex, d, "snapshot.ini"))]
-        tc2 = os.path.normpath(os.path.join(self.root, "..", "shared", "conformance", "TC2"))
+        tc2 = os.path.normpath(os.path.join(self.root, "conformance", "TC2"))
         if os.path.isfile(os.path.join(tc2, "snapshot.ini")):
             dirs.append(tc2)
         return dirs
@@ -278,7 +278,7 @@ class Campaign:
                                  os.path.join(ex, "mtb-m0plus", "program.elf"), "--reg", "POSITION=0x20000000",
                                  "--reg", "MASTER=0x8000001f", "--reg", "BASE=0x20000000", "--last", "10"], None),
         ]
-        tc2 = os.path.normpath(os.path.join(self.root, "..", "shared", "conformance", "TC2"))
+        tc2 = os.path.normpath(os.path.join(self.root, "conformance", "TC2"))
         if os.path.isdir(tc2):
             snap = os.path.join(d, "tc2")
             copy_snapshot(tc2, snap)

@@ -26,8 +26,6 @@ trap 'rm -rf "$tmp"' EXIT
 work="$tmp/project"
 mkdir -p "$work" "$findings"
 tar -C "$root" --exclude=./target --exclude=./core/target --exclude=./spark/target --exclude=./.git --exclude=./.cifuzz-corpus -cf - . | tar -C "$work" -xf -
-# tests that read the shared conformance data look for it beside the project
-[ -d "$root/../shared" ] && ln -s "$(cd "$root/../shared" && pwd)" "$tmp/shared"
 # every fuzz test runs for the same bounded time
 find "$work/core/src/test/java" -name '*FuzzTest.java' -exec sed -i -E "s/maxDuration = \"[^\"]*\"/maxDuration = \"${seconds}s\"/" {} +
 cd "$work"

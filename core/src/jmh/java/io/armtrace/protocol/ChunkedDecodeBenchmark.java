@@ -29,7 +29,7 @@ import org.openjdk.jmh.annotations.Warmup;
 /**
  * One source decoded in pieces on 1, 2 or 4 threads ({@link ChunkedDecode}, 4 MB pieces) into a sink
  * that only counts instructions: the speedup of the parallel decode itself, without a view. Inputs: the
- * TC2 PTM source 0x13 and ETMv3 source 0x10 (shared/conformance/TC2), each repeated to 50 MB. The
+ * TC2 PTM source 0x13 and ETMv3 source 0x10 (conformance/TC2), each repeated to 50 MB. The
  * instruction count per decode is checked to be the same at every thread count.
  */
 @State(Scope.Benchmark)
@@ -53,7 +53,7 @@ public class ChunkedDecodeBenchmark {
 
     @Setup(Level.Trial)
     public void setup() throws IOException {
-        Path tc2 = Path.of(System.getProperty("user.dir")).resolve("../shared/conformance/TC2").normalize();
+        Path tc2 = Path.of(System.getProperty("user.dir")).resolve("conformance/TC2").normalize();
         int id = input.equals("ptm") ? 0x13 : 0x10;
         byte[] unit = FrameDeformatter.demultiplex(Files.readAllBytes(tc2.resolve("cstrace.bin"))).get(id);
         Registers regs = input.equals("ptm")

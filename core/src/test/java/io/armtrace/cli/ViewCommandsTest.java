@@ -59,7 +59,7 @@ class ViewCommandsTest {
     @Test
     void bundledMtbExampleProfileMatchesTheDecodedInstructions() {
         Path dir = Path.of(System.getProperty("user.dir")).resolve("examples/mtb-m0plus");
-        org.junit.jupiter.api.Assumptions.assumeTrue(Files.isDirectory(dir));
+        assertThat(dir).as("bundled example").isDirectory();
         String elf = dir.resolve("program.elf").toString();
         CliTest.Result decode = run("decode", dir.toString(), "--image", elf, "--format", "jsonl");
         assertThat(decode.exit()).as(decode.err()).isZero();

@@ -40,7 +40,7 @@ public class Etm3DecodeBenchmark {
 
     @Setup
     public void load() throws Exception {
-        Path dir = Path.of(System.getProperty("user.dir")).resolve("../shared/conformance/TC2").normalize();
+        Path dir = Path.of(System.getProperty("user.dir")).resolve("conformance/TC2").normalize();
         SnapshotSource s = Snapshot.load(dir).source(0x10).orElseThrow();
         byte[] one;
         try (InputStream in = s.data().open()) {

@@ -32,7 +32,7 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * PFT decoding speed on a stream of at least 50 MB: packets only, and full decode to instruction
- * ranges. Inputs: {@code tc2} is the real Cortex-A15 capture of shared/conformance/TC2 (trace ID 0x13,
+ * ranges. Inputs: {@code tc2} is the real Cortex-A15 capture of conformance/TC2 (trace ID 0x13,
  * cycle-accurate, kernel code) from its first A-sync, repeated; {@code a9thumb} is the encoder's trace
  * of the Cortex-A9 Thumb-2 ground-truth program with the return stack on, repeated. One operation
  * decodes the whole stream; MB/s = size / time. The setup prints the size and the instructions per
@@ -61,7 +61,7 @@ public class PtmDecodeBenchmark {
         byte[] unit;
         Registers regs;
         if (input.equals("tc2")) {
-            Path tc2 = Path.of(System.getProperty("user.dir")).resolve("../shared/conformance/TC2").normalize();
+            Path tc2 = Path.of(System.getProperty("user.dir")).resolve("conformance/TC2").normalize();
             byte[] raw = FrameDeformatter.demultiplex(Files.readAllBytes(tc2.resolve("cstrace.bin"))).get(0x13);
             int first = firstAsync(raw);
             unit = java.util.Arrays.copyOfRange(raw, first, raw.length);

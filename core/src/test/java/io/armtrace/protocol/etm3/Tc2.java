@@ -8,20 +8,19 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.Assumptions;
 
 /**
  * The TC2 conformance capture (Cortex-A7 ETMv3.5 sources 0x10-0x12) read for tests: its sources through
  * {@link Snapshot}, and DS-5's instruction-level decode of each.
  */
 final class Tc2 {
-    static final Path DIR = Path.of(System.getProperty("user.dir")).resolve("../shared/conformance/TC2").normalize();
+    static final Path DIR = io.armtrace.testdata.SharedData.tc2();
 
     private Tc2() {
     }
 
     static void assumePresent() {
-        Assumptions.assumeTrue(Files.isDirectory(DIR), "conformance data not present: " + DIR);
+        // The data is part of the repository: SharedData.tc2() has already failed if it is missing.
     }
 
     /** The trace source with trace ID {@code traceId}, as the snapshot describes it. */

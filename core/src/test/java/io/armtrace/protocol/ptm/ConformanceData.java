@@ -6,17 +6,14 @@ import io.armtrace.source.Registers;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import org.junit.jupiter.api.Assumptions;
 
-/** The shared conformance captures, located relative to the project directory. */
+/** The conformance captures inside the repository ({@code conformance/}). */
 final class ConformanceData {
     private ConformanceData() {
     }
 
     static Path dir(String name) {
-        Path p = Path.of(System.getProperty("user.dir")).resolve("../shared/conformance").resolve(name).normalize();
-        Assumptions.assumeTrue(Files.isDirectory(p), "conformance data not present: " + p);
-        return p;
+        return io.armtrace.testdata.SharedData.dir(name);
     }
 
     /** TC2 PTM_0 (trace ID 0x13) registers, from device_8.ini. */
