@@ -70,7 +70,7 @@ public final class JsonlWriter implements ElementSink {
     /** As {@link #annotate(boolean)}; {@code profile} selects how MRS/MSR name special registers. */
     public JsonlWriter annotate(boolean on, io.armtrace.isa.Profile profile) {
         this.annotator = on ? new Annotator(image) : null;
-        this.disassembly = on && !ranges ? new io.armtrace.isa.DisassemblyCache(new io.armtrace.isa.Disassembler(profile),
+        this.disassembly = on && !ranges ? new io.armtrace.isa.disasm.DisassemblyCache(new io.armtrace.isa.disasm.Disassembler(profile),
                 image.memory(), image.symbols()) : null;
         return this;
     }
@@ -155,7 +155,7 @@ public final class JsonlWriter implements ElementSink {
         return n;
     }
 
-    private io.armtrace.isa.DisassemblyCache disassembly;
+    private io.armtrace.isa.disasm.DisassemblyCache disassembly;
     /** Its own buffer: {@link #textBuf} keeps the current symbol's name between instructions. */
     private char[] disasmBuf = new char[64];
     private SerializedString fileText;

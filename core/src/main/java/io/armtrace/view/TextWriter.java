@@ -1,8 +1,8 @@
 package io.armtrace.view;
 
 import io.armtrace.image.ProgramImage;
-import io.armtrace.isa.Disassembler;
-import io.armtrace.isa.DisassemblyCache;
+import io.armtrace.isa.disasm.Disassembler;
+import io.armtrace.isa.disasm.DisassemblyCache;
 import io.armtrace.isa.Profile;
 import io.armtrace.trace.Context;
 import io.armtrace.trace.CycleCount;

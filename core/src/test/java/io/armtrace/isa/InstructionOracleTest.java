@@ -25,9 +25,9 @@ import org.junit.jupiter.params.provider.ValueSource;
  * cores. The tables come from tools/isa-oracle/generate.py (see there for the format); they carry the
  * opcodes, so this test needs neither the toolchain nor the ELF files.
  */
-class InstructionOracleTest {
+public class InstructionOracleTest {
 
-    record Row(long address, Isa isa, int size, int opcode, String mnemonic, String operands, long target) {
+    public record Row(long address, Isa isa, int size, int opcode, String mnemonic, String operands, long target) {
         byte[] bytes() {
             if (size == 2) {
                 return new byte[] {(byte) opcode, (byte) (opcode >>> 8)};
@@ -38,17 +38,17 @@ class InstructionOracleTest {
             return new byte[] {(byte) (opcode >>> 16), (byte) (opcode >>> 24), (byte) opcode, (byte) (opcode >>> 8)};
         }
 
-        long end() {
+        public long end() {
             return address + size;
         }
     }
 
-    record Table(String name, Profile profile, List<Row> rows) {
+    public record Table(String name, Profile profile, List<Row> rows) {
     }
 
     private static final Map<String, Table> TABLES = new java.util.concurrent.ConcurrentHashMap<>();
 
-    static Table load(String name) throws IOException {
+    public static Table load(String name) throws IOException {
         Table t = TABLES.get(name);
         if (t == null) {
             t = read(name);
@@ -84,7 +84,7 @@ class InstructionOracleTest {
     }
 
     /** The image the rows describe: contiguous rows merged into regions, data regions left out. */
-    static MemoryImage image(List<Row> rows) {
+    public static MemoryImage image(List<Row> rows) {
         MemoryImage m = new MemoryImage();
         ByteArrayOutputStream buf = new ByteArrayOutputStream();
         long start = -1;

@@ -1,5 +1,6 @@
 package io.armtrace.isa;
 
+
 import io.armtrace.trace.WaypointKind;
 
 /**

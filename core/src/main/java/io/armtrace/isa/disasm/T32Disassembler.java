@@ -1,10 +1,12 @@
-package io.armtrace.isa;
+package io.armtrace.isa.disasm;
 
-import static io.armtrace.isa.Asm.COND;
-import static io.armtrace.isa.Asm.SHIFT;
-import static io.armtrace.isa.Asm.r;
-import static io.armtrace.isa.Asm.regList;
-import static io.armtrace.isa.Asm.shiftImm;
+import io.armtrace.isa.InstructionClassifier;
+
+import static io.armtrace.isa.disasm.Asm.COND;
+import static io.armtrace.isa.disasm.Asm.SHIFT;
+import static io.armtrace.isa.disasm.Asm.r;
+import static io.armtrace.isa.disasm.Asm.regList;
+import static io.armtrace.isa.disasm.Asm.shiftImm;
 
 /**
  * T32 instructions as text: the 16-bit encodings (DDI 0406C A6.2) and the 32-bit ones (A6.3), in

@@ -1,6 +1,7 @@
-package io.armtrace.isa;
+package io.armtrace.isa.disasm;
 
-import static io.armtrace.isa.Asm.r;
+
+import static io.armtrace.isa.disasm.Asm.r;
 
 /**
  * VFP instructions (coprocessors 10 and 11): data processing (DDI 0406C A7.5), extension register

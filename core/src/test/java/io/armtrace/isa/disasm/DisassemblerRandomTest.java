@@ -1,4 +1,6 @@
-package io.armtrace.isa;
+package io.armtrace.isa.disasm;
+
+import io.armtrace.isa.Profile;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

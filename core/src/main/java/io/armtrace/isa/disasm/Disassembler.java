@@ -1,4 +1,8 @@
-package io.armtrace.isa;
+package io.armtrace.isa.disasm;
+
+import io.armtrace.isa.Profile;
+import io.armtrace.isa.Insn;
+import io.armtrace.isa.InstructionClassifier;
 
 import io.armtrace.image.MemoryImage;
 import io.armtrace.image.Symbol;

@@ -1,4 +1,6 @@
-package io.armtrace.isa;
+package io.armtrace.isa.disasm;
+
+import io.armtrace.isa.InstructionClassifier;
 
 import io.armtrace.image.MemoryImage;
 import io.armtrace.image.SymbolTable;

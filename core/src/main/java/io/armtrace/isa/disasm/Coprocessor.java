@@ -1,6 +1,7 @@
-package io.armtrace.isa;
+package io.armtrace.isa.disasm;
 
-import static io.armtrace.isa.Asm.r;
+
+import static io.armtrace.isa.disasm.Asm.r;
 
 /**
  * Coprocessor instructions (LDC/STC, MCR/MRC, MCRR/MRRC, CDP and their "2" forms) and the VFP

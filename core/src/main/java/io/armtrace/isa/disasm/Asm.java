@@ -1,4 +1,5 @@
-package io.armtrace.isa;
+package io.armtrace.isa.disasm;
+
 
 /**
  * Text building blocks shared by the A32 and T32 disassemblers, in the spelling GNU objdump uses

@@ -1,10 +1,15 @@
-package io.armtrace.isa;
+package io.armtrace.isa.disasm;
+
+import io.armtrace.isa.Profile;
+import io.armtrace.isa.Insn;
+import io.armtrace.isa.InstructionClassifier;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.armtrace.image.MemoryImage;
 import io.armtrace.image.Symbol;
 import io.armtrace.image.SymbolTable;
+import io.armtrace.isa.InstructionOracleTest;
 import io.armtrace.isa.InstructionOracleTest.Row;
 import io.armtrace.isa.InstructionOracleTest.Table;
 import io.armtrace.trace.Isa;

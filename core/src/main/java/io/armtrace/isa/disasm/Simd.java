@@ -1,6 +1,7 @@
-package io.armtrace.isa;
+package io.armtrace.isa.disasm;
 
-import static io.armtrace.isa.Asm.r;
+
+import static io.armtrace.isa.disasm.Asm.r;
 
 /**
  * Advanced SIMD (NEON) data-processing and element load/store instructions (DDI 0406C A7.4, A7.7).

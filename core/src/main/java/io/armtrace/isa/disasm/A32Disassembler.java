@@ -1,10 +1,11 @@
-package io.armtrace.isa;
+package io.armtrace.isa.disasm;
 
-import static io.armtrace.isa.Asm.COND;
-import static io.armtrace.isa.Asm.SHIFT;
-import static io.armtrace.isa.Asm.r;
-import static io.armtrace.isa.Asm.regList;
-import static io.armtrace.isa.Asm.shiftImm;
+
+import static io.armtrace.isa.disasm.Asm.COND;
+import static io.armtrace.isa.disasm.Asm.SHIFT;
+import static io.armtrace.isa.disasm.Asm.r;
+import static io.armtrace.isa.disasm.Asm.regList;
+import static io.armtrace.isa.disasm.Asm.shiftImm;
 
 /**
  * A32 instructions as text (DDI 0406C chapter A5 for the encodings, GNU objdump's unified syntax for

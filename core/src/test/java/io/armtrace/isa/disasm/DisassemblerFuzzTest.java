@@ -1,4 +1,7 @@
-package io.armtrace.isa;
+package io.armtrace.isa.disasm;
+
+import io.armtrace.isa.Profile;
+import io.armtrace.isa.InstructionClassifier;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

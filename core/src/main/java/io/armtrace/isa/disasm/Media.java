@@ -1,6 +1,7 @@
-package io.armtrace.isa;
+package io.armtrace.isa.disasm;
 
-import static io.armtrace.isa.Asm.r;
+
+import static io.armtrace.isa.disasm.Asm.r;
 
 /**
  * The ARMv6 media instructions (parallel add/subtract, packing, saturation, reversal, signed

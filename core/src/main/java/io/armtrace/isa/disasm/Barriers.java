@@ -1,4 +1,4 @@
-package io.armtrace.isa;
+package io.armtrace.isa.disasm;
 
 /** Option names of DMB/DSB/ISB (DDI 0406C A8.8.43): objdump prints the name, or #n for reserved values. */
 final class Barriers {

@@ -1,7 +1,8 @@
-package io.armtrace.isa;
+package io.armtrace.isa.disasm;
 
 import io.armtrace.image.MemoryImage;
 import io.armtrace.image.SymbolTable;
+import io.armtrace.isa.InstructionOracleTest;
 import io.armtrace.isa.InstructionOracleTest.Row;
 import io.armtrace.isa.InstructionOracleTest.Table;
 import io.armtrace.trace.Isa;
