@@ -203,7 +203,8 @@ public final class ExecutionFormat {
                         case "T32" -> Isa.T32;
                         case "J" -> Isa.JAZELLE;
                         case "TEE" -> Isa.THUMB_EE;
-                        default -> throw new FormatException(lineNo, "unknown ISA '" + isaName + "' (A32, T32, J, TEE)");
+                        case "A64" -> Isa.A64;
+                        default -> throw new FormatException(lineNo, "unknown ISA '" + isaName + "' (A32, T32, J, TEE, A64)");
                     };
                     long size = t.decimal();
                     if (size != 1 && size != 2 && size != 4) {
@@ -383,6 +384,7 @@ public final class ExecutionFormat {
                         case T32 -> "T32";
                         case JAZELLE -> "J";
                         case THUMB_EE -> "TEE";
+                        case A64 -> "A64";
                     };
                     isa.getChars(0, isa.length(), buf, n);
                     n += isa.length();
