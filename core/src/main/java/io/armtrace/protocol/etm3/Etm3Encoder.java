@@ -534,6 +534,7 @@ public final class Etm3Encoder {
                 case A32 -> 0x08 | (int) (v >>> 27) & 7;
                 case T32, THUMB_EE -> 0x10 | (int) (v >>> 27) & 0xF;
                 case JAZELLE -> 0x20 | (int) (v >>> 27) & 0x1F;
+                case A64 -> throw new IllegalArgumentException("ETMv3 traces no AArch64 state");
             };
             put(b5 | (info ? 0x40 : 0));
         }

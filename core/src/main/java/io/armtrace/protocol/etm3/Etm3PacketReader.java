@@ -760,7 +760,7 @@ public final class Etm3PacketReader {
             newIsa = altIsa ? Isa.THUMB_EE : Isa.T32;
         }
         int shift = switch (newIsa) {
-            case A32 -> 2;
+            case A32, A64 -> 2; // A64 never comes out of an ETMv3 address (kept total for the switch)
             case T32, THUMB_EE -> 1;
             case JAZELLE -> 0;
         };
