@@ -34,7 +34,7 @@ public final class Mappings {
      * the end of the recording), sorted by address, cut where later mappings overlap them.
      */
     public List<Mapping> at(int pid, long time) {
-        TreeMap<Long, Mapping> space = new TreeMap<>();
+        TreeMap<Long, Mapping> space = new TreeMap<>(Long::compareUnsigned);
         build(space, pid, time < 0 ? Long.MAX_VALUE : time, 0);
         return new ArrayList<>(space.values());
     }
@@ -78,7 +78,7 @@ public final class Mappings {
             }
         }
         if (fork != null && exec == Long.MIN_VALUE && depth < MAX_FORK_DEPTH && fork.ppid() != pid) {
-            TreeMap<Long, Mapping> parent = new TreeMap<>();
+            TreeMap<Long, Mapping> parent = new TreeMap<>(Long::compareUnsigned);
             build(parent, fork.ppid(), fork.time(), depth + 1);
             for (Mapping m : parent.values()) {
                 if (m.pid() != -1) {
