@@ -20,9 +20,11 @@ import picocli.CommandLine.Parameters;
 /** {@code armtrace info}: what is in a snapshot. */
 @Command(name = "info", mixinStandardHelpOptions = true,
         description = "Describes a snapshot: trace sources with protocol, trace ID and registers in words; cores and "
-                + "their memory regions; trace buffers with format and size.")
+                + "their memory regions; trace buffers with format and size. Or a perf.data recording (Linux perf, "
+                + "Android simpleperf): features, command line, trace units and registers, AUX data per CPU with "
+                + "lost data, processes, mappings and build IDs, record counts.")
 final class InfoCommand implements Callable<Integer> {
-    @Parameters(index = "0", arity = "0..1", paramLabel = "SNAPSHOT_DIR", description = "The snapshot directory.")
+    @Parameters(index = "0", arity = "0..1", paramLabel = "SNAPSHOT_DIR", description = "The snapshot directory, or a perf.data recording.")
     Path dir;
 
     @Option(names = "--protocol", paramLabel = "NAME",
@@ -47,6 +49,14 @@ final class InfoCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
+        if (dir != null && io.armtrace.source.perf.PerfData.looksLikePerfData(dir)) {
+            io.armtrace.source.perf.PerfData recording = io.armtrace.source.perf.PerfData.read(dir);
+            try (OutputFile file = output.open(spec.commandLine().getOut(), java.util.List.of(dir))) {
+                PerfDataInfo.print(recording, file.writer());
+                file.commit();
+            }
+            return 0;
+        }
         Snapshot s = dir == null ? null : Snapshot.load(dir, confine);
         try (OutputFile file = output.open(spec.commandLine().getOut(), s == null ? java.util.List.of() : s.files())) {
             if (s == null) {

@@ -119,6 +119,12 @@ final class InputOptions {
         }
     }
 
+    /** A perf.data recording where a snapshot or trace was expected: what armtrace does with one today. */
+    static InputException perfData(Path file) {
+        return new InputException(file + ": is a perf.data recording (Linux perf or simpleperf); decoding recordings is not"
+                + " available yet, and `armtrace info " + file + "` shows what it holds.");
+    }
+
     /** Refuses option values that are out of range or say nothing. */
     private void checkOptions() {
         if (limit < 0) {
@@ -166,6 +172,9 @@ final class InputOptions {
         if (snapshot != null) {
             if (trace != null) {
                 throw new InputException("Give either a snapshot directory or --trace FILE, not both.");
+            }
+            if (io.armtrace.source.perf.PerfData.looksLikePerfData(snapshot)) {
+                throw perfData(snapshot);
             }
             if (Files.isRegularFile(snapshot)) {
                 throw new InputException(snapshot + ": is a file, not a snapshot directory; for a raw trace file use --trace "
@@ -227,6 +236,9 @@ final class InputOptions {
         }
         if (!Files.isRegularFile(trace)) {
             throw new InputException(trace + ": no such file.");
+        }
+        if (io.armtrace.source.perf.PerfData.looksLikePerfData(trace)) {
+            throw perfData(trace);
         }
         if (protocol == null) {
             throw new InputException("--trace " + trace + ": say which protocol it is with --protocol ("

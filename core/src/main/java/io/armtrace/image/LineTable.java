@@ -111,7 +111,17 @@ public final class LineTable {
         if (debugLine == null) {
             return EMPTY;
         }
-        return new LineTable(() -> DwarfLineReader.read(debugLine, debugLineStr, debugStr, name), name);
+        return new LineTable(() -> DwarfLineReader.read(debugLine, debugLineStr, debugStr, 4, name), name);
+    }
+
+    /**
+     * A table whose sections are read when first asked for; {@code addressSize} (4 or 8) is the target's,
+     * which DWARF 2-4 line programs do not record. The string suppliers may be null.
+     */
+    static LineTable of(Supplier<byte[]> debugLine, Supplier<byte[]> debugLineStr, Supplier<byte[]> debugStr,
+                        int addressSize, String name) {
+        return new LineTable(() -> DwarfLineReader.read(debugLine.get(), debugLineStr == null ? null : debugLineStr.get(),
+                debugStr == null ? null : debugStr.get(), addressSize, name), name);
     }
 
     private Index index() {
