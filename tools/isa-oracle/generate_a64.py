@@ -19,13 +19,15 @@ where DIR is the ground-truth programs directory (tools/groundtruth/programs).
 Differences from the A32/T32 tables:
   - isa column 'X' (A64); size is always 4; opcode is the instruction word as objdump prints it;
   - operands: objdump's operands with its comments ('// ...') and everything in angle brackets removed;
-  - target: objdump's address operand of b, bl, b.cond, bc.cond, cbz, cbnz, tbz, tbnz (the last
-    operand), otherwise '-';
+  - target: objdump's address operand of a PC-relative instruction (the last operand of b, bl, b.cond,
+    bc.cond, cbz, cbnz, tbz, tbnz, adr, adrp, and of the literal forms of ldr, ldrsw, prfm), otherwise
+    '-'. In raw binary input objdump writes these addresses with 0x, in an ELF file without;
   - one row per distinct instruction word: a word already in an earlier row (of this table or of an
     earlier table) is left out and counted as a duplicate. The first table keeps addresses contiguous
     where consecutive words are new, so the code walker sees real blocks;
   - a64-random: pseudo-random words (fixed seed) disassembled with `objdump -D -b binary -m aarch64`.
-Rows objdump prints as data (.word, .inst with '// undefined') are left out and counted.
+Rows objdump prints as data (.word, .inst with '// undefined') are left out and counted; in a64-random
+the undefined words are kept as rows with mnemonic 'undefined' (the disassembler must say undefined too).
 """
 
 import argparse
@@ -55,7 +57,7 @@ CONFIGS = [
 LINE = re.compile(r"^\s*([0-9a-f]+):\t([0-9a-f]{8}) \t([^\t]+?)\s*(?:\t(.*))?$")
 SYMBOL = re.compile(r"\s*<[^>]*>")
 COMMENT = re.compile(r"\s*//.*$")
-DIRECT = re.compile(r"^(b|bl|b\.\w+|bc\.\w+|cbz|cbnz|tbz|tbnz)$")
+DIRECT = re.compile(r"^(b|bl|b\.\w+|bc\.\w+|cbz|cbnz|tbz|tbnz|adr|adrp|ldr|ldrsw|prfm)$")
 HEX = re.compile(r"^[0-9a-f]+$")
 
 
@@ -74,7 +76,7 @@ def build(name, flags, extra, whole_libm, programs, work):
     return elf
 
 
-def rows(objdump_cmd, counts, seen):
+def rows(objdump_cmd, counts, seen, keep_undefined=False):
     expected = -1
     for line in run(objdump_cmd).splitlines():
         m = LINE.match(line)
@@ -82,8 +84,12 @@ def rows(objdump_cmd, counts, seen):
             continue
         addr, word, mnem, ops = m.group(1), m.group(2), m.group(3), m.group(4) or ""
         if mnem.startswith("."):
-            counts["undefined" if "undefined" in line else "data"] += 1
-            continue
+            if keep_undefined and "undefined" in line:
+                mnem, ops = "undefined", ""
+                counts["undefined rows"] += 1
+            else:
+                counts["undefined" if "undefined" in line else "data"] += 1
+                continue
         if word in seen:
             counts["duplicate"] += 1
             continue
@@ -104,13 +110,13 @@ def rows(objdump_cmd, counts, seen):
 
 
 def new_counts():
-    return {"rows": 0, "data": 0, "undefined": 0, "duplicate": 0}
+    return {"rows": 0, "data": 0, "undefined": 0, "duplicate": 0, "undefined rows": 0}
 
 
 def write(out, name, about, counts, body):
     header = [f"# armtrace ISA oracle table {name}", "# profile A64", *about,
-              f"# rows {counts['rows']}; left out: data {counts['data']}, undefined {counts['undefined']},"
-              f" words already in a row {counts['duplicate']}",
+              f"# rows {counts['rows']} (of them objdump's undefined, mnemonic 'undefined': {counts['undefined rows']});"
+              f" left out: data {counts['data']}, undefined {counts['undefined']}, words already in a row {counts['duplicate']}",
               "# address\tisa\tsize\topcode\tmnemonic\toperands\ttarget"]
     path = os.path.join(out, f"{name}.tsv.gz")
     with open(path, "wb") as raw:
@@ -144,10 +150,11 @@ def main():
     rnd = random.Random(20261125)
     path = os.path.join(work, "a64-random.bin")
     with open(path, "wb") as f:
-        f.write(b"".join(struct.pack("<I", rnd.getrandbits(32)) for _ in range(20000)))
+        f.write(b"".join(struct.pack("<I", rnd.getrandbits(32)) for _ in range(60000)))
     counts = new_counts()
-    body = list(rows(["aarch64-linux-gnu-objdump", "-D", "-w", "-b", "binary", "-m", "aarch64", path], counts, set()))
-    write(args.out, "a64-random", ["# 20,000 random words disassembled with objdump -D -b binary -m aarch64",
+    body = list(rows(["aarch64-linux-gnu-objdump", "-D", "-w", "-b", "binary", "-m", "aarch64", path], counts, set(),
+                     keep_undefined=True))
+    write(args.out, "a64-random", ["# 60,000 random words disassembled with objdump -D -b binary -m aarch64",
                                    f"# {versions[0]}"], counts, body)
     if not args.keep:
         shutil.rmtree(work)

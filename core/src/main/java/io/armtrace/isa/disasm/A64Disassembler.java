@@ -136,8 +136,18 @@ final class A64Disassembler {
                 String m = (sub ? "sub" : "add") + (s ? "s" : "");
                 return op(m, (s ? r(sf, rd) : rsp(sf, rd)) + ", " + rsp(sf, rn) + ", " + immText);
             }
-            case 3: { // add/sub (immediate, with tags): ADDG, SUBG (FEAT_MTE)
-                if (!sf || bit(w, 29) || bit(w, 22)) {
+            case 3: { // add/sub (immediate, with tags): ADDG, SUBG (FEAT_MTE); min/max (immediate), FEAT_CSSC
+                if (bit(w, 22)) {
+                    int opc = bits(w, 21, 18);
+                    if (bits(w, 30, 29) != 0 || opc > 3) {
+                        return null;
+                    }
+                    int imm8 = bits(w, 17, 10);
+                    long imm = (opc & 1) != 0 ? imm8 : (byte) imm8;
+                    String m = new String[] {"smax", "umax", "smin", "umin"}[opc];
+                    return op(m, r(sf, rd) + ", " + r(sf, rn) + ", " + dec(imm));
+                }
+                if (!sf || bit(w, 29)) {
                     return null;
                 }
                 int uimm6 = bits(w, 21, 16);
@@ -145,7 +155,7 @@ final class A64Disassembler {
                 if (bits(w, 15, 14) != 0) {
                     return null;
                 }
-                return op(bit(w, 30) ? "subg" : "addg", xsp(rd) + ", " + xsp(rn) + ", " + dec(uimm6 * 16L) + ", " + hex(uimm4));
+                return op(bit(w, 30) ? "subg" : "addg", xsp(rd) + ", " + xsp(rn) + ", " + hex(uimm6 * 16L) + ", " + hex(uimm4));
             }
             case 4: { // logical (immediate)
                 int opc = bits(w, 30, 29);

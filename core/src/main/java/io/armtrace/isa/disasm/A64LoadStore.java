@@ -44,10 +44,13 @@ final class A64LoadStore {
         }
         switch (bits(w, 29, 28)) {
             case 0:
-                return v ? null : exclusive(w);
+                return v || bit(w, 24) ? null : exclusive(w);
             case 1:
                 if ((op2 & 2) == 0) {
                     return literal(w, address, names);
+                }
+                if (bits(w, 25, 24) == 1 && !bit(w, 21) && bits(w, 11, 10) == 1) {
+                    return memoryCopySet(w);
                 }
                 if (!v && !bit(w, 21) && bits(w, 11, 10) == 0) {
                     return rcpcUnscaled(w);
@@ -98,6 +101,9 @@ final class A64LoadStore {
             return op(m, r(x, rs) + ", " + r(x, rs + 1) + ", " + r(x, rt) + ", " + r(x, rt + 1) + ", " + mem(rn));
         }
         if (!o1) { // STLLR, STLR, LDLAR, LDAR
+            if (l && o0 && (rs != 31 || rt2 != 31)) {
+                return null; // objdump decodes LDAR only with Rs and Rt2 all ones (their fixed values)
+            }
             String m = (l ? (o0 ? "ldar" : "ldlar") : (o0 ? "stlr" : "stllr")) + bh;
             return op(m, r(wide, rt) + ", " + mem(rn));
         }
@@ -134,7 +140,7 @@ final class A64LoadStore {
         int type = rt >>> 3;
         int target = (rt >>> 1) & 3;
         if (type == 3 || target == 3) {
-            return "#0x" + Integer.toHexString(rt);
+            return String.format("#0x%02x", rt);
         }
         return new String[] {"pld", "pli", "pst"}[type] + "l" + (target + 1) + ((rt & 1) == 0 ? "keep" : "strm");
     }
@@ -174,7 +180,8 @@ final class A64LoadStore {
                     t1 = x(rt);
                     t2 = x(rt2);
                 } else {
-                    if (mode == 0) {
+                    // objdump calls LDPSW with Rt = Rt2, or with write-back into Rt or Rt2, undefined
+                    if (mode == 0 || rt == rt2 || (mode != 2 && rn != 31 && (rn == rt || rn == rt2))) {
                         return null;
                     }
                     scale = 2;
@@ -364,6 +371,35 @@ final class A64LoadStore {
             return op("st" + ops[opc] + (rel ? "l" : "") + bh, r(wide, rs) + ", " + mem(rn));
         }
         return op("ld" + ops[opc] + order + bh, r(wide, rs) + ", " + r(wide, rt) + ", " + mem(rn));
+    }
+
+    private static final String[] COPY_OPTIONS = {"", "wt", "rt", "t", "wn", "wtwn", "rtwn", "twn", "rn", "wtrn",
+        "rtrn", "trn", "n", "wtn", "rtn", "tn"};
+
+    /** CPY* and SET* (FEAT_MOPS): prologue, main and epilogue of memcpy/memmove and memset. */
+    private static String memoryCopySet(int w) {
+        if (bits(w, 31, 30) != 0) {
+            return null;
+        }
+        boolean o0 = bit(w, 26);
+        int op1 = bits(w, 23, 22);
+        int op2 = bits(w, 15, 12);
+        int rs = bits(w, 20, 16);
+        int rn = bits(w, 9, 5);
+        int rd = w & 31;
+        // the three registers are distinct, and none is 31 except the SET data register (C6.2.70 ff.)
+        if (rd == 31 || rn == 31 || rd == rn || rd == rs || rn == rs || (op1 != 3 && rs == 31)) {
+            return null;
+        }
+        if (op1 == 3) {
+            if ((op2 & 0xC) == 0xC) {
+                return null;
+            }
+            String m = (o0 ? "setg" : "set") + "pme".charAt(op2 >>> 2) + new String[] {"", "t", "n", "tn"}[op2 & 3];
+            return op(m, "[" + x(rd) + "]!, " + x(rn) + "!, " + x(rs));
+        }
+        String m = (o0 ? "cpy" : "cpyf") + "pme".charAt(op1) + COPY_OPTIONS[op2];
+        return op(m, "[" + x(rd) + "]!, [" + x(rs) + "]!, " + x(rn) + "!");
     }
 
     private static String rcpcUnscaled(int w) {

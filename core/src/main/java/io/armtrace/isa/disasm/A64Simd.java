@@ -72,7 +72,7 @@ final class A64Simd {
         if (op0 == 5 && (op1 & 2) == 0 && (op2 & 7) == 5 && (op3 & 0x183) == 2) {
             return sha2(w);
         }
-        if (op0 == 0xC && op1 == 0) {
+        if ((w & 0xFF000000) == 0xCE000000) {
             return A64Crypto.disassemble(w);
         }
         boolean scalar = (op0 & 0xD) == 5; // 01x1; vectors are 0xx0
@@ -311,8 +311,8 @@ final class A64Simd {
         if (opcode >= 0x18) {
             int sz = size & 1;
             String m = THREE_SAME_FP[(u ? 16 : 0) | (size & 2) << 2 | (opcode & 7)];
-            if (opcode == 0x1D && !u) { // FMLAL, FMLSL (FEAT_FHM)
-                if (scalar || sz != 0) {
+            if (opcode == 0x1D && !u) { // FMLAL, FMLSL (FEAT_FHM); objdump ignores bit 22
+                if (scalar) {
                     return null;
                 }
                 String t = q ? "4s" : "2s";
@@ -320,7 +320,7 @@ final class A64Simd {
                 return op((size & 2) == 0 ? "fmlal" : "fmlsl", v(w, t) + ", " + v(w >>> 5, h) + ", " + v(w >>> 16, h));
             }
             if (opcode == 0x19 && u) { // FMLAL2, FMLSL2
-                if (scalar || sz != 0) {
+                if (scalar) {
                     return null;
                 }
                 String t = q ? "4s" : "2s";
@@ -1058,7 +1058,7 @@ final class A64Simd {
                 case 15: m = "sqrdmlsh"; kind = 0; break;
                 default:
                     if ((opcode & 9) == 1) { // FCMLA (by element): opcode 0rr1
-                        return fcmlaIndexed(w);
+                        return scalar ? null : fcmlaIndexed(w);
                     }
                     return null;
             }
@@ -1154,8 +1154,8 @@ final class A64Simd {
         int rm4 = bits(w, 19, 16);
         String e;
         String t;
-        if (size == 1) {
-            e = elem(rm4, 'h', (h ? 2 : 0) | (l ? 1 : 0));
+        if (size == 1 && (q || !h)) {
+            e = elem((mBit ? 16 : 0) | rm4, 'h', (h ? 2 : 0) | (l ? 1 : 0));
             t = q ? "8h" : "4h";
         } else if (size == 2 && q && !l) {
             e = elem((mBit ? 16 : 0) | rm4, 's', h ? 1 : 0);
@@ -1273,7 +1273,7 @@ final class A64Simd {
             return op(m[opcode], ft(type, rd) + ", " + ft(type, rn) + ", " + ft(type, rm));
         }
         // conditional select
-        if (sf) {
+        if (sf || (op3 & 3) != 3) {
             return null;
         }
         return op("fcsel", ft(type, rd) + ", " + ft(type, rn) + ", " + ft(type, rm) + ", " + COND[bits(w, 15, 12)]);

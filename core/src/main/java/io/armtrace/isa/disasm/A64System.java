@@ -146,28 +146,27 @@ final class A64System {
         int op2 = bits(w, 7, 5);
         int rt = w & 31;
         if (op0 == 0) {
-            if (l) {
-                return null;
-            }
-            if (crn == 2 && op1 == 3 && rt == 31) { // hints
+            if (crn == 2 && op1 == 3 && rt == 31 && !l) { // hints
                 int n = crm << 3 | op2;
                 String h = n < HINTS.length ? HINTS[n] : null;
                 if (h != null) {
-                    int tab = h.indexOf('\t');
-                    return tab < 0 ? h : h;
+                    return h;
                 }
                 return op("hint", hex(n));
             }
-            if (crn == 3 && op1 == 3) { // barriers
-                return barrier(crm, op2, rt);
+            String b = crn == 3 && op1 == 3 && !l ? barrier(crm, op2, rt) : null;
+            if (b != null) {
+                return b;
             }
-            if (crn == 4 && rt == 31) { // PSTATE
-                return pstate(op1, crm, op2);
+            String p = crn == 4 && rt == 31 && !l ? pstate(op1, crm, op2) : null;
+            if (p != null) {
+                return p;
             }
-            if (crn == 1 && op1 == 3 && crm == 0 && op2 <= 1) { // WFET, WFIT
+            if (crn == 1 && op1 == 3 && crm == 0 && op2 <= 1 && !l) { // WFET, WFIT
                 return op(op2 == 0 ? "wfet" : "wfit", x(rt));
             }
-            return null;
+            String generic = "s0_" + op1 + "_c" + crn + "_c" + crm + "_" + op2;
+            return l ? op("mrs", x(rt) + ", " + generic) : op("msr", generic + ", " + x(rt));
         }
         if (op0 == 1) {
             if (l) {
@@ -177,7 +176,7 @@ final class A64System {
             if (alias != null) {
                 return alias[2].equals("1") ? op(alias[0], alias[1] + ", " + x(rt)) : op(alias[0], alias[1]);
             }
-            return op("sys", dec(op1) + ", C" + crn + ", C" + crm + ", " + dec(op2) + ", " + x(rt));
+            return op("sys", dec(op1) + ", C" + crn + ", C" + crm + ", " + dec(op2) + (rt == 31 ? "" : ", " + x(rt)));
         }
         int key = (op0 & 1) << 14 | op1 << 11 | crn << 7 | crm << 3 | op2;
         String name = null;
