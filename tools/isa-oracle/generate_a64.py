@@ -3,7 +3,8 @@
 
 Like generate.py (same table format, see there), for AArch64: C programs (the ground-truth workload
 and the programs in a64/ beside this script: auto-vectorised loops, arm_neon.h and arm_acle.h
-intrinsics, atomics, system instructions) compiled by gcc-aarch64-linux-gnu at several optimisation
+intrinsics, atomics, system instructions; and rare_a64.S, the branch, exception and barrier forms
+compilers seldom emit, assembled for Armv8.8-A) compiled by gcc-aarch64-linux-gnu at several optimisation
 levels and architecture versions, statically linked with glibc (whose hand-written string and
 memory routines are rich in Advanced SIMD, and hold SVE and MTE variants selected at run time) and
 with all of glibc's libm, then disassembled by `aarch64-linux-gnu-objdump -d`.
@@ -69,6 +70,10 @@ def build(name, flags, extra, whole_libm, programs, work):
     srcs = [os.path.join(A64, "main.c"), os.path.join(programs, "common", "work.c"),
             os.path.join(A64, "simd_auto.c"), os.path.join(A64, "neon_intr.c")]
     srcs += [os.path.join(A64, e) for e in extra]
+    rare = os.path.join(work, "rare_a64.o")
+    # hand-written encodings compilers seldom emit (every branch form, ERET, HVC, barriers, WFx)
+    run(["aarch64-linux-gnu-as", "-march=armv8.8-a", os.path.join(HERE, "rare_a64.S"), "-o", rare])
+    srcs.append(rare)
     elf = os.path.join(work, f"{name}.elf")
     libs = ["-Wl,--whole-archive", "-lm", "-Wl,--no-whole-archive"] if whole_libm else ["-lm"]
     run(["aarch64-linux-gnu-gcc", "-static", *flags, *(["-DWITH_EXT"] if extra else []), "-o", elf, *srcs,
@@ -144,7 +149,7 @@ def main():
         elf = build(name, flags, extra, whole_libm, args.programs, work)
         counts = new_counts()
         body = list(rows(["aarch64-linux-gnu-objdump", "-d", "-w", elf], counts, seen))
-        write(args.out, name, [f"# gcc flags {' '.join(flags)} -static; sources main.c work.c simd_auto.c neon_intr.c"
+        write(args.out, name, [f"# gcc flags {' '.join(flags)} -static; sources main.c work.c simd_auto.c neon_intr.c rare_a64.S"
                                f" {' '.join(extra)}; glibc{' with all of libm' if whole_libm else ''}",
                                f"# {versions[0]}", f"# {versions[1]}"], counts, body)
     rnd = random.Random(20261125)

@@ -79,8 +79,8 @@ final class A64Classifier {
             int crm = (w >>> 8) & 0xF;
             if (op2 == 6) {
                 out.kind = WaypointKind.BARRIER; // ISB (C6.2.125)
-            } else if (op2 == 5 || (op2 == 4 && crm != 0 && crm != 4)) {
-                out.dataBarrier = true; // DMB, DSB; DSB #0 and #4 are SSBB and PSSBB
+            } else if (op2 == 5 || (op2 == 4 && crm != 0 && crm != 4) || (op2 == 1 && (crm & 3) == 2)) {
+                out.dataBarrier = true; // DMB, DSB, DSB with nXS (C6.2.82); DSB #0 and #4 are SSBB and PSSBB
             }
         } else if ((w & 0xFFFFFFDF) == 0xD503205F) {
             out.waitForInterruptOrEvent = true; // WFE (op2 = 2), WFI (op2 = 3) hints

@@ -77,7 +77,7 @@ final class A64Sve {
             }
             long imm4 = (w << 12) >> 28;
             String at = imm4 == 0 ? "[" + xsp(rn) + "]" : "[" + xsp(rn) + ", #" + imm4 + ", mul vl]";
-            return op("st1" + SIZES.charAt(msz) , "{" + z(rt, size) + "}, p" + pg + ", " + at);
+            return op("st1" + "bhwd".charAt(msz), "{" + z(rt, size) + "}, p" + pg + ", " + at);
         }
         if ((w & 0xFE000000) == 0xE4000000 && bits(w, 15, 13) == 2) { // ST1 (scalar plus scalar)
             int msz = bits(w, 24, 23);
@@ -87,7 +87,7 @@ final class A64Sve {
                 return null;
             }
             String at = "[" + xsp(rn) + ", " + r(true, rm) + (msz == 0 ? "" : ", lsl #" + msz) + "]";
-            return op("st1" + SIZES.charAt(msz), "{" + z(rt, size) + "}, p" + pg + ", " + at);
+            return op("st1" + "bhwd".charAt(msz), "{" + z(rt, size) + "}, p" + pg + ", " + at);
         }
         if ((w & 0xFF20E000) == 0x25200000) { // WHILE (predicate, scalars)
             int size = bits(w, 23, 22);

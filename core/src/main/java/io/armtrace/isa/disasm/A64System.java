@@ -228,7 +228,7 @@ final class A64System {
 
     private static String option(int crm) {
         String o = BARRIER_OPTIONS[crm];
-        return o != null ? o : hex(crm);
+        return o != null ? o : String.format("#0x%02x", crm);
     }
 
     private static String pstate(int op1, int crm, int op2) {
