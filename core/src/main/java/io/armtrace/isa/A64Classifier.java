@@ -24,6 +24,9 @@ import io.armtrace.trace.WaypointKind;
  *       kind NONE and set {@link Insn#waitForInterruptOrEvent}: ETMv4.3 and later trace them as P0
  *       instructions when TRCIDR2.WFXMODE is 1 (see {@link CodeWalker}).
  * </ul>
+ * Loads and stores are P0 instructions only when TRCCONFIGR.INSTP0 asks for it, which needs data
+ * tracing; A-profile trace units implement none (TRCIDR0.INSTP0 is 0b00, and ETE has no such field),
+ * so they are not marked.
  * DRPS and DCPS1-3 exist only in Debug state, where the trace unit traces nothing; they are
  * {@link Insn#undefined}.
  */
@@ -69,10 +72,10 @@ final class A64Classifier {
                 out.undefined = true;
             } else if ((opc == 0 && ll != 0) || (opc == 1 && ll == 0) || (opc == 2 && ll == 0)) {
                 out.kind = WaypointKind.EXCEPTION_CALL; // SVC, HVC, SMC; BRK; HLT
-            } else if (opc == 5 && ll != 0) {
-                out.undefined = true; // DCPS1-3: Debug state only
+            } else if (opc == 3 && ll == 0) {
+                // TCANCEL (FEAT_TME): ends a transaction, which ETE traces with its own elements; no waypoint
             } else {
-                out.undefined = true;
+                out.undefined = true; // DCPS1-3 (opc 101): Debug state only; the rest is unallocated
             }
         } else if ((w & 0xFFFFF01F) == 0xD503301F) { // barriers (C4.1.3, CRn = 3): op2 in bits 7:5
             int op2 = (w >>> 5) & 7;
