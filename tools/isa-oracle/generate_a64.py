@@ -47,12 +47,16 @@ A64 = os.path.join(HERE, "a64")
 
 V82 = "-march=armv8.2-a+crypto+fp16+dotprod"
 V85 = "-march=armv8.5-a+crypto+fp16+dotprod+rng"
+# a64-sve and a64-sve2: the loops vectorised for the Scalable Vector Extension (Armv8.2 + SVE, Armv9-A
+# with SVE2), as compilers emit it for Neoverse and Cortex-X cores
 # name, compile flags, extra sources (ext.c needs the extensions), whole libm?
 CONFIGS = [
     ("a64-O2", ["-O2"], [], True),
     ("a64-O0", ["-O0"], [], False),
     ("a64-O3", ["-O3", V82], ["ext.c"], False),
     ("a64-v85", ["-O2", V85, "-mbranch-protection=standard"], ["ext.c"], False),
+    ("a64-sve", ["-O3", "-march=armv8.2-a+sve"], [], False),
+    ("a64-sve2", ["-O3", "-march=armv9-a"], [], False),
 ]
 
 LINE = re.compile(r"^\s*([0-9a-f]+):\t([0-9a-f]{8}) \t([^\t]+?)\s*(?:\t(.*))?$")

@@ -58,7 +58,7 @@ class A64OracleTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"a64-O2", "a64-O0", "a64-O3", "a64-v85", "a64-random"})
+    @ValueSource(strings = {"a64-O2", "a64-O0", "a64-O3", "a64-v85", "a64-sve", "a64-sve2", "a64-random"})
     void everyRowAgreesWithObjdump(String name) throws IOException {
         Table t = InstructionOracleTest.load(name);
         MemoryImage image = InstructionOracleTest.image(t.rows());
@@ -106,7 +106,7 @@ class A64OracleTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"a64-O2", "a64-O0", "a64-O3", "a64-random"})
+    @ValueSource(strings = {"a64-O2", "a64-O0", "a64-O3", "a64-sve", "a64-random"})
     void walkerBlocksEndWhereObjdumpSays(String name) throws IOException {
         Table t = InstructionOracleTest.load(name);
         List<Row> rows = t.rows();

@@ -45,14 +45,68 @@ final class A64Sve {
         return "#" + p;
     }
 
-    private static String z(int n, int size) {
+    static String z(int n, int size) {
         return "z" + (n & 31) + "." + SIZES.charAt(size);
+    }
+
+    /** {z4.b-z6.b}: a list of n consecutive vectors, as a range from three on. */
+    private static String zlist(int first, int n, int size) {
+        if (n == 1) {
+            return "{" + z(first, size) + "}";
+        }
+        int last = (first + n - 1) & 31;
+        if (n == 2 || last < first) {
+            StringBuilder b = new StringBuilder("{");
+            for (int i = 0; i < n; i++) {
+                b.append(i == 0 ? "" : ", ").append(z(first + i, size));
+            }
+            return b.append('}').toString();
+        }
+        return "{" + z(first, size) + "-" + z(last, size) + "}";
     }
 
     static String disassemble(int w) {
         int rt = w & 31;
         int pg = bits(w, 12, 10);
         int rn = bits(w, 9, 5);
+        if ((w & 0xFE408000) == 0x84408000) { // LD1R* (load and broadcast): dtypeh:dtypel, imm6
+            int dtype = bits(w, 24, 23) << 2 | bits(w, 14, 13);
+            long offset = (long) bits(w, 21, 16) << LD1_MSIZE[dtype];
+            String at = offset == 0 ? "[" + xsp(rn) + "]" : "[" + xsp(rn) + ", #" + offset + "]";
+            return op("ld1r" + LD1[dtype].substring(3), "{" + z(rt, LD1_ESIZE[dtype]) + "}, p" + pg + "/z, " + at);
+        }
+        if ((w & 0xFE008000) == 0x84000000) { // 32-bit gather, scalar plus vector (xs, scaled)
+            int msz = bits(w, 24, 23);
+            boolean scaled = bit(w, 21);
+            boolean u = bit(w, 14);
+            boolean ff = bit(w, 13);
+            if (msz == 3 || (msz == 0 && scaled) || (msz == 2 && !u)) {
+                return null;
+            }
+            String m = (ff ? "ldff1" : "ld1") + (u ? "" : "s") + "bhw".charAt(msz);
+            String ext = (bit(w, 22) ? "sxtw" : "uxtw") + (scaled ? " #" + msz : "");
+            return op(m, "{" + z(rt, 2) + "}, p" + pg + "/z, [" + xsp(rn) + ", " + z(bits(w, 20, 16), 2) + ", " + ext + "]");
+        }
+        if ((w & 0xFE10E000) == 0xA400E000 && bits(w, 22, 21) != 0) { // LD2-LD4 (scalar plus immediate)
+            int msz = bits(w, 24, 23);
+            int n = bits(w, 22, 21) + 1;
+            long imm4 = ((w << 12) >> 28) * (long) n;
+            String at = imm4 == 0 ? "[" + xsp(rn) + "]" : "[" + xsp(rn) + ", #" + imm4 + ", mul vl]";
+            return op("ld" + n + "bhwd".charAt(msz), zlist(rt, n, msz) + ", p" + pg + "/z, " + at);
+        }
+        if ((w & 0xFE00E000) == 0xA400C000 && bits(w, 22, 21) != 0 && bits(w, 20, 16) != 31) { // LD2-LD4 (scalar plus scalar)
+            int msz = bits(w, 24, 23);
+            int n = bits(w, 22, 21) + 1;
+            String at = "[" + xsp(rn) + ", " + r(true, bits(w, 20, 16)) + (msz == 0 ? "" : ", lsl #" + msz) + "]";
+            return op("ld" + n + "bhwd".charAt(msz), zlist(rt, n, msz) + ", p" + pg + "/z, " + at);
+        }
+        if ((w & 0xFE10E000) == 0xE410E000 && bits(w, 22, 21) != 0) { // ST2-ST4 (scalar plus immediate)
+            int msz = bits(w, 24, 23);
+            int n = bits(w, 22, 21) + 1;
+            long imm4 = ((w << 12) >> 28) * (long) n;
+            String at = imm4 == 0 ? "[" + xsp(rn) + "]" : "[" + xsp(rn) + ", #" + imm4 + ", mul vl]";
+            return op("st" + n + "bhwd".charAt(msz), zlist(rt, n, msz) + ", p" + pg + ", " + at);
+        }
         if ((w & 0xFE100000) == 0xA4000000 && bits(w, 15, 13) == 5) { // LD1 (scalar plus immediate)
             int dtype = bits(w, 24, 21);
             long imm4 = (w << 12) >> 28;
@@ -116,8 +170,8 @@ final class A64Sve {
             } else if (p != 31) {
                 ops += ", " + pattern(p);
             }
-            return op("cnt" + SIZES.charAt(size), ops);
+            return op("cnt" + "bhwd".charAt(size), ops);
         }
-        return null;
+        return A64SveArith.disassemble(w);
     }
 }
