@@ -1,7 +1,6 @@
 package io.armtrace.isa;
 
 import io.armtrace.image.MemoryImage;
-import io.armtrace.isa.InstructionOracleTest.Row;
 import io.armtrace.isa.InstructionOracleTest.Table;
 import io.armtrace.trace.Isa;
 import java.io.IOException;
@@ -21,7 +20,8 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * Classification throughput on real code: the first {@value #N} instructions of an ISA oracle table
+ * Classification throughput on real code: the first {@value #N} instructions of an ISA oracle table,
+ * one after another in memory,
  * classified one by one ({@code classify}, what a block walk costs per instruction), and walked into
  * blocks with a cache that is cleared before every pass ({@code walk}, the cost of a block-cache miss
  * per instruction). Scores are instructions per second.
@@ -51,12 +51,17 @@ public class ClassifierBenchmark {
     public void load() throws IOException {
         Table t = InstructionOracleTest.load(table);
         int n = Math.min(N, t.rows().size());
+        // laid out one after another from the first row's address, so that every table is one region of
+        // memory (the A64 tables hold one row per distinct word, at scattered addresses)
         addresses = new long[n];
+        java.io.ByteArrayOutputStream code = new java.io.ByteArrayOutputStream();
+        long base = t.rows().get(0).address();
         for (int i = 0; i < n; i++) {
-            addresses[i] = t.rows().get(i).address();
+            addresses[i] = base + code.size();
+            code.writeBytes(t.rows().get(i).bytes());
         }
         isa = t.rows().get(0).isa();
-        image = InstructionOracleTest.image(t.rows().subList(0, n));
+        image = new MemoryImage().add(base, code.toByteArray(), "code");
         classifier = new InstructionClassifier(t.profile());
         walker = new CodeWalker(image, classifier, true, 4096);
     }
