@@ -436,7 +436,7 @@ public final class TextWriter implements ElementSink {
 
     private String opcode(long address, int size, io.armtrace.trace.Isa isa) {
         if (size == 4) {
-            if (isa == io.armtrace.trace.Isa.A32) {
+            if (isa == io.armtrace.trace.Isa.A32 || isa == io.armtrace.trace.Isa.A64) {
                 long w = image.memory().u32(address);
                 return w < 0 ? "????????" : hexDigits(w, 8) + " ";
             }
