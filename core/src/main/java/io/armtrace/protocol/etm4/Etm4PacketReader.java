@@ -85,6 +85,7 @@ public final class Etm4PacketReader {
     private final boolean commitMode1;
     private final long maxSpec;
     private final long ccMask;
+    private final boolean eteExceptions;
 
     /** Stream offset just past the bytes pushed so far; stream offset of index 0 of the array being read. */
     private long base;
@@ -130,6 +131,7 @@ public final class Etm4PacketReader {
         this.commitMode1 = config.commitMode1();
         this.maxSpec = config.maxSpeculation();
         this.ccMask = (1L << config.cycleCounterBits()) - 1;
+        this.eteExceptions = config.ete() && !config.isMProfile();
         buildHeaderTable();
     }
 
@@ -537,7 +539,12 @@ public final class Etm4PacketReader {
                 if (p + 1 >= end) {
                     return 0;
                 }
-                return (b[p + 1] & 0x80) != 0 ? (p + 2 < end ? 3 : 0) : 2;
+                int b1 = b[p + 1] & 0xFF;
+                int type = (b1 >> 1) & 0x1F;
+                // ETE: a PE reset (type 0) or transaction failure (0x18) packet has the second payload byte
+                // even without the continuation bit, as OpenCSD reads ETE
+                boolean three = (b1 & 0x80) != 0 || (eteExceptions && (type == 0 || type == 0x18));
+                return three ? (p + 2 < end ? 3 : 0) : 2;
             }
             case ITE:
                 return end - p >= 10 ? 10 : 0;
@@ -955,13 +962,19 @@ public final class Etm4PacketReader {
             pending = (b2 & 0x20) != 0;
         }
         Kind kind = Kind.EXCEPTION;
-        if (config.ete() && !config.isMProfile()) {
+        if (eteExceptions) {
             // ETE: a PE reset and a transaction failure are traced as exceptions with no address after them
             if (type == 0) {
                 kind = Kind.PE_RESET;
             } else if (type == 0x18) {
                 kind = Kind.TRANSACTION_FAILURE;
             }
+        }
+        if (kind != Kind.EXCEPTION) {
+            // no address packet follows these; as OpenCSD reads ETE, they put address 0 (IS0) in the history
+            push(0, 0);
+            k.address = 0;
+            k.addressIs = 0;
         }
         begin(kind, offset, n, b, p);
         k.exceptionType = type;
