@@ -341,10 +341,21 @@ class Etm4ConformanceTest {
                         return "commit: OpenCSD " + text + ", armtrace " + k.commit;
                     }
                 }
-                case CANCEL_F1, CANCEL_F2, CANCEL_F3 -> {
+                case CANCEL_F1, CANCEL_F2, CANCEL_F3, MISPREDICT -> {
                     m = CANCEL.matcher(text);
-                    if (m.find() && Long.parseLong(m.group(1)) != k.cancel) {
+                    if ((m.find() ? Long.parseLong(m.group(1)) : 0) != k.cancel) {
                         return "cancel: OpenCSD " + text + ", armtrace " + k.cancel;
+                    }
+                    m = SPEC_ATOMS.matcher(text);
+                    String atoms = m.find() ? m.group(1) : "";
+                    if (!atoms.equals(k.atoms()) || text.contains("Mispredict") != k.mispredict) {
+                        return "speculation: OpenCSD " + text + ", armtrace " + k.text(false);
+                    }
+                }
+                case Q -> {
+                    m = Q_COUNT.matcher(text);
+                    if (!m.find() || (m.group(1).equals("Unknown") ? -1 : Long.parseLong(m.group(1))) != k.qCount) {
+                        return "Q count: OpenCSD " + text + ", armtrace " + k.qCount;
                     }
                 }
                 case CYCLE_COUNT_F1, CYCLE_COUNT_F2, CYCLE_COUNT_F3 -> {
@@ -373,6 +384,8 @@ class Etm4ConformanceTest {
     static final Pattern COMMIT = Pattern.compile("Commit\\((\\d+)\\)");
     static final Pattern CANCEL = Pattern.compile("Cancel\\((\\d+)\\)");
     static final Pattern COUNT = Pattern.compile("Count=0x([0-9a-fA-F]+)");
+    static final Pattern SPEC_ATOMS = Pattern.compile("Atom: ([EN]+)");
+    static final Pattern Q_COUNT = Pattern.compile("Count\\((\\d+|Unknown)\\)");
 
     private static final Map<String, Kind> KINDS = new HashMap<>();
 
