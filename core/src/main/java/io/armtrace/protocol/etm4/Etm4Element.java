@@ -51,7 +51,18 @@ public final class Etm4Element {
         GAP
     }
 
-    public Kind kind = Kind.GAP;
+    private static final Kind[] KINDS = Kind.values();
+
+    /** The kind, as an index: a byte is stored without the GC write barrier an enum reference costs. */
+    byte kindIndex = (byte) Kind.GAP.ordinal();
+
+    public Kind kind() {
+        return KINDS[kindIndex];
+    }
+
+    void kind(Kind k) {
+        kindIndex = (byte) k.ordinal();
+    }
     /** Byte offset of the packet the element came from. */
     public long offset;
     public long address;
@@ -86,6 +97,7 @@ public final class Etm4Element {
     /** The element in words, for tests and debugging. */
     @Override
     public String toString() {
+        Kind kind = kind();
         StringBuilder sb = new StringBuilder().append(kind);
         switch (kind) {
             case ATOM -> sb.append(executed ? " E" : " N");

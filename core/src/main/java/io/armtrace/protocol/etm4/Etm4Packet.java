@@ -3,9 +3,9 @@ package io.armtrace.protocol.etm4;
 /**
  * One ETMv4/ETE instruction trace packet as {@link Etm4PacketReader} decoded it: its kind, byte offset,
  * raw bytes and fields, all primitives. The reader reuses one instance for every packet, so a listener
- * copies out what it keeps. Fields that a kind does not carry hold stale values; {@link #kind} says which
- * are meaningful. Addresses, context, timestamp are the decompressed values: the bits a packet did not carry
+ * copies out what it keeps. Fields that a kind does not carry hold stale values;  Addresses, context, timestamp are the decompressed values: the bits a packet did not carry
  * come from the reader's state (the address history, the current context, the last timestamp).
+ * {@link #kind()} says which fields are meaningful.
  *
  * <p>Kinds are named after the packets of IHI 0064 chapter 6 ("Descriptions of trace packets") and of
  * the ETE specification, in the form OpenCSD's listings also use (I_ATOM_F3 there, ATOM_F3 here).
@@ -74,7 +74,14 @@ public final class Etm4Packet {
     /** Longest raw byte run kept with a packet (longer NOT_SYNC runs keep their first bytes). */
     public static final int MAX_BYTES = 32;
 
-    public Kind kind = Kind.NOT_SYNC;
+    private static final Kind[] KINDS = Kind.values();
+
+    /** The kind, as an index: a byte is stored without the GC write barrier an enum reference costs per packet. */
+    byte kindIndex;
+
+    public Kind kind() {
+        return KINDS[kindIndex];
+    }
     /** Byte offset of the packet's first byte in the source's stream, and its length in bytes. */
     public long offset;
     public int length;
@@ -200,6 +207,7 @@ public final class Etm4Packet {
      * {@code mProfile} chooses the exception names.
      */
     public String text(boolean mProfile) {
+        Kind kind = kind();
         StringBuilder sb = new StringBuilder(64);
         sb.append(kind);
         switch (kind) {

@@ -295,8 +295,6 @@ public final class Etm4PacketReader {
         }
     }
 
-    private static final Kind[] KINDS = Kind.values();
-
     // --- input ----------------------------------------------------------------------------------
 
     public void push(byte[] b, int off, int len) {
@@ -352,10 +350,7 @@ public final class Etm4PacketReader {
             if (h >= 0xC0) {
                 // atoms: the most frequent packets, one byte each
                 int kc = ATOM_KIND_COUNT[h];
-                Kind kind = KINDS[kc >> 8];
-                if (k.kind != kind) {
-                    k.kind = kind; // a reference store costs a GC write barrier: only on change
-                }
+                k.kindIndex = (byte) (kc >> 8);
                 k.offset = at + pos;
                 k.length = 1;
                 k.bytes[0] = (byte) h;
@@ -364,6 +359,14 @@ public final class Etm4PacketReader {
                 o.packet(k);
                 pos++;
                 continue;
+            }
+            if ((h & 0xF0) == 0x90 && pos + 1 < end) {
+                // addresses: the next most frequent packets (short, exact match, long 32-bit), decoded here
+                int n = fastAddress(b, pos, end, h, at + pos);
+                if (n > 0) {
+                    pos += n;
+                    continue;
+                }
             }
             int n = length(b, pos, end);
             if (n > 0) {
@@ -379,6 +382,76 @@ public final class Etm4PacketReader {
             }
         }
         return pos;
+    }
+
+    /**
+     * Short, exact match and long addresses (headers 0x90-0x9E) when they are whole in b[pos..end); returns
+     * their length, or 0 to leave the packet to the general path. The same decoding as {@link #decode}.
+     */
+    private int fastAddress(byte[] b, int pos, int end, int h, long offset) {
+        Etm4Packet k = pkt;
+        int n;
+        Kind kind;
+        switch (h) {
+            case 0x90, 0x91, 0x92 -> {
+                setKind(k, Kind.ADDR_EXACT_MATCH, offset, 1);
+                k.bytes[0] = (byte) h;
+                exactMatch(h & 3);
+                out.packet(k);
+                return 1;
+            }
+            case 0x95, 0x96 -> {
+                int is = h & 1 ^ 1; // 0x95 IS0, 0x96 IS1
+                int b1 = b[pos + 1] & 0xFF;
+                int shift = 2 - is;
+                long v = (long) (b1 & 0x7F) << shift;
+                int bits = 7 + shift;
+                n = 2;
+                if ((b1 & 0x80) != 0) {
+                    if (pos + 2 >= end) {
+                        return 0;
+                    }
+                    v |= (long) (b[pos + 2] & 0xFF) << (7 + shift);
+                    bits += 8;
+                    n = 3;
+                    k.bytes[2] = b[pos + 2];
+                }
+                setKind(k, is == 0 ? Kind.ADDR_SHORT_IS0 : Kind.ADDR_SHORT_IS1, offset, n);
+                k.bytes[0] = (byte) h;
+                k.bytes[1] = (byte) b1;
+                update(v, bits, is);
+                out.packet(k);
+                return n;
+            }
+            case 0x9A, 0x9B, 0x9D, 0x9E -> {
+                boolean wide = h >= 0x9D;
+                n = wide ? 9 : 5;
+                if (pos + n > end) {
+                    return 0;
+                }
+                int is = (h == 0x9B || h == 0x9E) ? 1 : 0;
+                kind = wide ? (is == 1 ? Kind.ADDR_LONG_64_IS1 : Kind.ADDR_LONG_64_IS0)
+                        : (is == 1 ? Kind.ADDR_LONG_32_IS1 : Kind.ADDR_LONG_32_IS0);
+                setKind(k, kind, offset, n);
+                System.arraycopy(b, pos, k.bytes, 0, n);
+                longAddress(b, pos + 1, wide, is);
+                out.packet(k);
+                return n;
+            }
+            default -> {
+                return 0;
+            }
+        }
+    }
+
+    /** Kind, offset and length of the packet, with no other field touched (the fast paths). */
+    private static void setKind(Etm4Packet k, Kind kind, long offset, int length) {
+        k.kindIndex = (byte) kind.ordinal();
+        k.offset = offset;
+        k.length = length;
+        if (k.problem != null) {
+            k.problem = null;
+        }
     }
 
     /** Adds bytes to a carried packet until it is complete (or bad). */
@@ -487,9 +560,7 @@ public final class Etm4PacketReader {
     /** Starts a packet: kind, offset, length and (up to MAX_BYTES of) its raw bytes. */
     private void begin(Kind kind, long offset, int length, byte[] b, int p) {
         Etm4Packet k = pkt;
-        if (k.kind != kind) {
-            k.kind = kind;
-        }
+        k.kindIndex = (byte) kind.ordinal();
         k.offset = offset;
         k.length = length;
         if (b != null) {

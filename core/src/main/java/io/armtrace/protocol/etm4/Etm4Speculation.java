@@ -96,7 +96,11 @@ public final class Etm4Speculation implements Etm4PacketListener {
 
     @Override
     public void packet(Etm4Packet k) {
-        switch (k.kind) {
+        if (state == State.SYNCED) {
+            decode(k);
+            return;
+        }
+        switch (k.kind()) {
             case NOT_SYNC -> {
                 if (!everSynced && !reportedUnsynced) {
                     reportedUnsynced = true;
@@ -120,13 +124,13 @@ public final class Etm4Speculation implements Etm4PacketListener {
             }
         }
         if (state == State.WAIT_SYNC) {
-            if (k.kind == Etm4Packet.Kind.A_SYNC) {
+            if (k.kind() == Etm4Packet.Kind.A_SYNC) {
                 state = State.WAIT_INFO;
             }
             return;
         }
         if (state == State.WAIT_INFO) {
-            if (k.kind == Etm4Packet.Kind.TRACE_INFO) {
+            if (k.kind() == Etm4Packet.Kind.TRACE_INFO) {
                 state = State.SYNCED;
                 everSynced = true;
                 unseen = (k.plctl & 4) != 0 ? k.specDepth : 0;
@@ -145,7 +149,22 @@ public final class Etm4Speculation implements Etm4PacketListener {
     }
 
     private void decode(Etm4Packet k) {
-        switch (k.kind) {
+        switch (k.kind()) {
+            case NOT_SYNC -> {
+                return; // only after an error, which said so
+            }
+            case RESERVED -> {
+                lost(k.offset, REASON_RESERVED);
+                return;
+            }
+            case BAD_SEQUENCE -> {
+                lost(k.offset, REASON_BAD);
+                return;
+            }
+            case INCOMPLETE -> {
+                lost(k.offset, REASON_INCOMPLETE);
+                return;
+            }
             case A_SYNC, IGNORE, COND_INSTR_F1, COND_INSTR_F2, COND_INSTR_F3, COND_FLUSH, COND_RESULT_F1,
                  COND_RESULT_F2, COND_RESULT_F3, COND_RESULT_F4, NUMBERED_DATA_SYNC, UNNUMBERED_DATA_SYNC -> {
                 // conditional and data trace are parsed through: program flow does not depend on them
@@ -156,7 +175,23 @@ public final class Etm4Speculation implements Etm4PacketListener {
                 qD[i] = afterOverflow ? 1 : 0;
                 afterOverflow = false;
             }
-            case ATOM_F1, ATOM_F2, ATOM_F3, ATOM_F4, ATOM_F5, ATOM_F6 -> atoms(k);
+            case ATOM_F1, ATOM_F2, ATOM_F3, ATOM_F4, ATOM_F5, ATOM_F6 -> {
+                if (size == 0 && unseen == 0 && toCommit == 0) {
+                    // nothing held: the atoms beyond the speculation depth commit at once, without the ring
+                    int now = (int) Math.max(0, k.atomCount - maxSpec);
+                    for (int a = 0; a < now; a++) {
+                        emitAtom(k.offset, (k.atomBits >> a & 1) != 0);
+                    }
+                    if (now < k.atomCount) {
+                        int i = add(Kind.ATOM, k.offset, true);
+                        depth += k.atomCount - now - 1;
+                        qD[i] = k.atomCount - now;
+                        qE[i] = k.atomBits >>> now;
+                    }
+                    return;
+                }
+                atoms(k);
+            }
             case CONTEXT -> {
                 if (k.contextGiven) {
                     context(k);
@@ -167,7 +202,18 @@ public final class Etm4Speculation implements Etm4PacketListener {
                 address(k);
             }
             case ADDR_EXACT_MATCH, ADDR_SHORT_IS0, ADDR_SHORT_IS1, ADDR_LONG_32_IS0, ADDR_LONG_32_IS1,
-                 ADDR_LONG_64_IS0, ADDR_LONG_64_IS1 -> address(k);
+                 ADDR_LONG_64_IS0, ADDR_LONG_64_IS1 -> {
+                if (size == 0 && waiting < 0) {
+                    // nothing held before it: given at once
+                    Etm4Element e = el;
+                    e.address = k.address;
+                    e.is = k.addressIs;
+                    setKind(e, Kind.ADDRESS, k.offset);
+                    out.element(e);
+                    return;
+                }
+                address(k);
+            }
             case EXCEPTION -> {
                 // not counted until its address comes: it cannot be committed before that
                 int i = add(Kind.EXCEPTION, k.offset, true, false);
@@ -592,7 +638,7 @@ public final class Etm4Speculation implements Etm4PacketListener {
                 int f = qE[i];
                 if ((f & 8) != 0) {
                     setContext(f >> 8, qB[i], qC[i]);
-                    e.kind = Kind.CONTEXT;
+                    e.kind(Kind.CONTEXT);
                     e.offset = qOffset[i];
                     out.element(e);
                 }
@@ -625,8 +671,7 @@ public final class Etm4Speculation implements Etm4PacketListener {
             default -> {
             }
         }
-        e.kind = kind;
-        e.offset = qOffset[i];
+        setKind(e, kind, qOffset[i]);
         out.element(e);
     }
 
@@ -644,20 +689,25 @@ public final class Etm4Speculation implements Etm4PacketListener {
 
     private void emitAtom(long offset, boolean executed) {
         Etm4Element e = el;
-        e.kind = Kind.ATOM;
-        e.offset = offset;
+        setKind(e, Kind.ATOM, offset);
         e.executed = executed;
         out.element(e);
     }
 
+    /** A reference store into an old object costs a GC write barrier: the kind is stored only on change. */
+    private static void setKind(Etm4Element e, Kind kind, long offset) {
+        e.kindIndex = (byte) kind.ordinal();
+        e.offset = offset;
+    }
+
     private void emit(Kind kind, long offset) {
-        el.kind = kind;
+        el.kind(kind);
         el.offset = offset;
         out.element(el);
     }
 
     private void gap(long offset, String reason) {
-        el.kind = Kind.GAP;
+        el.kind(Kind.GAP);
         el.offset = offset;
         el.reason = reason;
         out.element(el);

@@ -163,16 +163,16 @@ class Etm4ConformanceTest {
         }
 
         void ours(Etm4Packet k) {
-            if (k.kind == Kind.NOT_SYNC) {
+            if (k.kind() == Kind.NOT_SYNC) {
                 ourNotSync.set((int) k.offset, (int) (k.offset + k.length));
                 if (afterError) {
                     resync.set((int) k.offset, (int) (k.offset + k.length));
                 }
                 return;
             }
-            afterError = k.kind == Kind.RESERVED || k.kind == Kind.BAD_SEQUENCE;
+            afterError = k.kind() == Kind.RESERVED || k.kind() == Kind.BAD_SEQUENCE;
             long idx = ix.idx(k.offset);
-            if (k.kind == Kind.A_SYNC) {
+            if (k.kind() == Kind.A_SYNC) {
                 syncAfterExtraZeros(idx, k);
             }
             theirsBefore(idx);
@@ -254,8 +254,8 @@ class Etm4ConformanceTest {
 
         String compare(OpenCsdListing.Line l, Etm4Packet k) {
             Kind want = kindOf(l.name());
-            if (want != k.kind) {
-                return "kind: OpenCSD " + l.name() + ", armtrace " + k.kind;
+            if (want != k.kind()) {
+                return "kind: OpenCSD " + l.name() + ", armtrace " + k.kind();
             }
             byte[] bytes = java.util.Arrays.copyOf(k.bytes, Math.min(k.length, Etm4Packet.MAX_BYTES));
             if (k.length != l.bytes().length
@@ -268,7 +268,7 @@ class Etm4ConformanceTest {
         /** The fields OpenCSD printed, compared with armtrace's. */
         String fields(String text, Etm4Packet k) {
             Matcher m;
-            if (k.kind.isAtom()) {
+            if (k.kind().isAtom()) {
                 String atoms = text.substring(text.lastIndexOf(';') + 1).trim();
                 return atoms.equals(k.atoms()) ? null : "atoms: OpenCSD " + atoms + ", armtrace " + k.atoms();
             }
@@ -300,7 +300,7 @@ class Etm4ConformanceTest {
             } else if (text.contains("Ctxt: Same") && k.contextGiven) {
                 return "context: OpenCSD same, armtrace " + k.text(false);
             }
-            switch (k.kind) {
+            switch (k.kind()) {
                 case TRACE_INFO -> {
                     m = INFO.matcher(text);
                     if (!m.find() || Long.parseLong(m.group(1), 16) != k.info) {

@@ -136,7 +136,7 @@ class Etm4SpeculationConformanceTest {
 
         void add(Etm4Element e, OpenCsdIndex ix) {
             long idx = ix.idx(e.offset);
-            switch (e.kind) {
+            switch (e.kind()) {
                 case ATOM, EXCEPTION, Q, SOURCE_ADDRESS, PE_RESET -> {
                     contexts.addAll(pendingContexts);
                     pendingContexts.clear();
@@ -145,7 +145,7 @@ class Etm4SpeculationConformanceTest {
                 default -> {
                 }
             }
-            switch (e.kind) {
+            switch (e.kind()) {
                 case ATOM -> atoms.computeIfAbsent(idx, k -> new StringBuilder()).append(e.executed ? 'E' : 'N');
                 case EXCEPTION -> {
                     exceptions.add(idx + " 0x" + Integer.toHexString(e.exceptionType) + " 0x" + Long.toHexString(e.address));
