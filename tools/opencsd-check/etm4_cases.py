@@ -235,6 +235,15 @@ def m_profile():
     return p
 
 
+def state_change():
+    """From AArch64 to AArch32 and back: a 32-bit address with an AArch32 context has no upper half."""
+    p = ASYNC + tinfo(info=0) + [0x04] + addr_ctxt64(0xFFFFFFC000081000, el=1, sf=True, ns=True)
+    p += [0xF7] + addr_ctxt32(0x00010000, el=0, sf=False, ns=True, is1=True) + [0xF7, 0xF6]
+    p += short(0x10020, is1=True, two=False) + [0xF7]
+    p += addr_ctxt64(0xFFFFFFC000082000, el=1, sf=True, ns=True) + long32(0x00083000) + [0xF7]
+    return p
+
+
 def errors():
     """Errors: garbage, reserved headers, bad extension packets, an overlong field, a packet cut off."""
     p = [0x13, 0x00, 0x00, 0x80, 0xFF] + [0x00] * 14 + [0x80]  # garbage, then an A-sync with extra zeros
@@ -267,6 +276,7 @@ CASES = {
     "ete-packets": ("ARMv9-A", "ETE", regs(0x1 | 0x40 | 0x800, 0x28000EA1, 0x4100FFF3, 0x488, 0x14,
                                            extra=["TRCDEVARCH(0xFBE)=0x47715A13"]), ete_packets()),
     "v8m-function-return": ("Cortex-M33", "ETM4", regs(0x1, 0x280006E1, 0x4100F420, 0x4, 0x15), m_profile()),
+    "state-change": ("Cortex-A57", "ETM4", regs(0x1, 0x28000EA1, 0x4100F400, 0x488, 0x17), state_change()),
     "errors": ("Cortex-A57", "ETM4", regs(0x1, 0x28000EA1, 0x4100F430, 0x488, 0x16), errors()),
 }
 

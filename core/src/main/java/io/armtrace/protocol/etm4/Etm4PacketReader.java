@@ -111,6 +111,8 @@ public final class Etm4PacketReader {
     private int el;
     private boolean nonSecure;
     private boolean aarch64;
+    /** A context packet has said what the context is (since the start of the trace). */
+    private boolean contextKnown;
     private boolean nse;
     private long vmid;
     private long contextId;
@@ -936,8 +938,9 @@ public final class Etm4PacketReader {
                 boolean wide = h >= 0x85;
                 begin(wide ? (is1 ? Kind.ADDR_CTXT_64_IS1 : Kind.ADDR_CTXT_64_IS0)
                         : (is1 ? Kind.ADDR_CTXT_32_IS1 : Kind.ADDR_CTXT_32_IS0), offset, n, b, p);
-                longAddress(b, p + 1, wide, is1 ? 1 : 0);
+                // the context first: it says whether a 32-bit address is an AArch32 one
                 context(b, p + 1 + (wide ? 8 : 4));
+                longAddress(b, p + 1, wide, is1 ? 1 : 0);
             }
             case TS_MARKER -> begin(Kind.TIMESTAMP_MARKER, offset, n, b, p);
             case EXACT -> {
@@ -1072,6 +1075,7 @@ public final class Etm4PacketReader {
             contextId = littleEndian(b, r, cidBytes);
         }
         k.contextGiven = true;
+        contextKnown = true;
         fillContext(k);
     }
 
@@ -1109,8 +1113,15 @@ public final class Etm4PacketReader {
         if (wide) {
             v |= (b[q + 4] & 0xFFL) << 32 | (b[q + 5] & 0xFFL) << 40 | (b[q + 6] & 0xFFL) << 48
                     | (b[q + 7] & 0xFFL) << 56;
+            update(v, 64, is);
+        } else if (contextKnown && aarch64) {
+            // a 32-bit address in AArch64 state: bits [63:32] are those of the most recent address
+            update(v, 32, is);
+        } else {
+            // AArch32 (or no context yet): the address is 32 bits, the upper half zero, as OpenCSD reads it
+            update(v, 64, is);
+            pkt.addressBits = 32;
         }
-        update(v, wide ? 64 : 32, is);
     }
 
     /** The packet gave the low {@code bits} of the address; the rest come from the most recent address. */

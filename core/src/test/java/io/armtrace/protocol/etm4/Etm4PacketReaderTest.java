@@ -166,6 +166,23 @@ class Etm4PacketReaderTest {
     }
 
     @Test
+    void eteInstrumentationPacketsCarryAnExceptionLevelAndA64BitValue() {
+        // ETE v1.3 (FEAT_ITE): header 0x09, the EL byte, 8 value bytes, least significant first
+        Etm4Config ete13 = Etm4Config.of(new Registers().put("TRCDEVARCH", 0x47735A13L), true);
+        assertThat(packets(ete13, synced(0x09, 0x02, 0x88, 0x77, 0x66, 0x55, 0x44, 0x33, 0x22, 0x11)))
+                .last().isEqualTo("12+10 INSTRUMENTATION el=2 value=0x1122334455667788");
+        List<String> elements = new ArrayList<>();
+        Etm4Speculation s = new Etm4Speculation(ete13, e -> elements.add(e.toString()));
+        Etm4PacketReader r = new Etm4PacketReader(ete13, s);
+        byte[] b = synced(0x01, 0x01, 0x00, 0x09, 0x01, 0x05, 0, 0, 0, 0, 0, 0, 0);
+        r.push(b, 0, b.length);
+        assertThat(elements).containsExactly("TRACE_INFO", "INSTRUMENTATION el=1 0x5");
+        // before ETE v1.3 the header is reserved
+        Etm4Config ete11 = Etm4Config.of(new Registers().put("TRCDEVARCH", 0x47715A13L), true);
+        assertThat(packets(ete11, synced(0x09))).contains("12+1 RESERVED reserved header");
+    }
+
+    @Test
     void kindsHaveTheirPlaces() {
         assertThat(Kind.ADDR_CTXT_64_IS1.isAddress()).isTrue();
         assertThat(Kind.ADDR_CTXT_64_IS1.hasContext()).isTrue();
