@@ -9,7 +9,7 @@ errors a reader must survive (reserved headers, bad extension packets, overlong 
 
 Usage: etm4_cases.py OUTDIR   (writes OUTDIR/<case>/ for every case)
 
-The bytes are written from the packet formats of IHI 0064 chapter 6; nothing here comes from armtrace.
+The bytes are written from the packet formats of IHI 0064's packet descriptions; nothing here comes from armtrace.
 """
 import os
 import sys

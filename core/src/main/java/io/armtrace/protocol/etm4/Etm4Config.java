@@ -12,7 +12,7 @@ import java.util.List;
  * core (pseudo-registers {@code ARMV7M=1}, {@code ARMV8M=1}, which a snapshot's core type implies): M-profile
  * exceptions are numbered differently, and Armv8-M adds the Function Return packet.
  *
- * <p>Register layouts: ETMv4 architecture (IHI 0064), chapter 7 "Register descriptions", and for ETE the
+ * <p>Register layouts: ETMv4 architecture (IHI 0064), its register descriptions, and for ETE the
  * Arm ARM's external trace register descriptions (FEAT_ETE). Bits the packet layer needs are named here;
  * every other field is only put into words by {@link #describe()}.
  */
@@ -33,7 +33,7 @@ public record Etm4Config(long configr, int traceId, long authstatus, long idr0, 
     static final long DEFAULT_IDR2 = 0x00000488L;
     static final long DEFAULT_DEVARCH_ETE = 0x47705A13L;
 
-    // TRCCONFIGR (IHI 0064 7.3.19; ETE: TRCCONFIGR)
+    // TRCCONFIGR (IHI 0064 and ETE register descriptions)
     static final long CONFIGR_INSTP0 = 3L << 1; // [2:1] load/store instructions as P0 elements
     static final long CONFIGR_BB = 1L << 3;     // branch broadcast
     static final long CONFIGR_CCI = 1L << 4;    // cycle counting in the instruction trace
@@ -48,7 +48,7 @@ public record Etm4Config(long configr, int traceId, long authstatus, long idr0, 
     static final long CONFIGR_DV = 1L << 17;    // data value tracing (ETMv4 only)
     static final long CONFIGR_ITO = 1L << 18;   // ETE: instrumentation trace override
 
-    // TRCIDR0 (IHI 0064 7.3.28)
+    // TRCIDR0 (IHI 0064 register descriptions)
     static final long IDR0_TRCBB = 1L << 5;
     static final long IDR0_TRCCOND = 1L << 6;
     static final long IDR0_TRCCCI = 1L << 7;
@@ -147,7 +147,7 @@ public record Etm4Config(long configr, int traceId, long authstatus, long idr0, 
     }
 
     /**
-     * Commit mode 1 (TRCIDR0.COMMOPT, IHI 0064 6.4.3): the cycle count packets carry no commit field. Only
+     * Commit mode 1 (TRCIDR0.COMMOPT, IHI 0064, commit modes): the cycle count packets carry no commit field. Only
      * meaningful where cycle counting is implemented.
      */
     public boolean commitMode1() {

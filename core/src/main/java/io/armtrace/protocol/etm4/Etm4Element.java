@@ -1,8 +1,8 @@
 package io.armtrace.protocol.etm4;
 
 /**
- * One element of the ETMv4/ETE trace element stream after speculation is resolved (IHI 0064 chapter 5,
- * "Trace element stream"): what {@link Etm4Speculation} gives the flow that walks the program. Only
+ * One element of the ETMv4/ETE trace element stream after speculation is resolved (IHI 0064, the trace
+ * element stream): what {@link Etm4Speculation} gives the flow that walks the program. Only
  * committed elements appear, in the architecture's order; cancelled and mispredicted ones are gone, and
  * every address and context is placed where it applies. One instance is reused for every element: a
  * listener copies out what it keeps. Fields a kind does not carry hold stale values.

@@ -7,7 +7,7 @@ package io.armtrace.protocol.etm4;
  * come from the reader's state (the address history, the current context, the last timestamp).
  * {@link #kind()} says which fields are meaningful.
  *
- * <p>Kinds are named after the packets of IHI 0064 chapter 6 ("Descriptions of trace packets") and of
+ * <p>Kinds are named after the packets of IHI 0064's packet descriptions and of
  * the ETE specification, in the form OpenCSD's listings also use (I_ATOM_F3 there, ATOM_F3 here).
  */
 public final class Etm4Packet {
@@ -176,12 +176,12 @@ public final class Etm4Packet {
         return sb.toString();
     }
 
-    /** Exception names, A-profile (IHI 0064 Table 6-11, with ETE's PE reset and transaction failure). */
+    /** Exception names, A-profile (IHI 0064's A-profile exception types, with ETE's PE reset and transaction failure). */
     static final String[] A_EXCEPTIONS = {
         "PE reset", "Debug halt", "Call", "Trap", "System error", "Reserved", "Inst debug", "Data debug",
         "Reserved", "Reserved", "Alignment", "Inst fault", "Data fault", "Reserved", "IRQ", "FIQ"};
 
-    /** Exception names, M-profile (IHI 0064 Table 6-12). */
+    /** Exception names, M-profile (IHI 0064's M-profile exception types). */
     static final String[] M_EXCEPTIONS = {
         "Reserved", "PE reset", "NMI", "HardFault", "MemManage", "BusFault", "UsageFault", "Reserved",
         "Reserved", "Reserved", "Reserved", "SVC", "DebugMonitor", "Reserved", "PendSV", "SysTick",

@@ -3,11 +3,11 @@ package io.armtrace.protocol.etm4;
 import io.armtrace.protocol.etm4.Etm4Packet.Kind;
 
 /**
- * Splits an ETMv4 or ETE instruction trace byte stream into packets (IHI 0064 chapter 6; the ETE
+ * Splits an ETMv4 or ETE instruction trace byte stream into packets (IHI 0064's packet descriptions; the ETE
  * specification's packet chapter for ETE's additions). Streaming: {@link #push} chunks of any size, then
  * {@link #end}. One {@link Etm4Packet} is reused for every packet; nothing is allocated per packet.
  *
- * <p>Synchronization (IHI 0064 6.4.1): until the first A-sync (eleven 0x00 bytes and 0x80) the bytes cannot
+ * <p>Synchronization (IHI 0064, A-sync packet): until the first A-sync (eleven 0x00 bytes and 0x80) the bytes cannot
  * be parsed and are reported as one NOT_SYNC packet. A reserved header or a packet that breaks its format
  * is reported (RESERVED, BAD_SEQUENCE) and the reader looks for the next A-sync, reporting the bytes in
  * between as NOT_SYNC: after an error the packet boundaries are unknown, and only an A-sync re-establishes
@@ -19,12 +19,12 @@ import io.armtrace.protocol.etm4.Etm4Packet.Kind;
 public final class Etm4PacketReader {
     /** Longer than any packet: an address with context and 64-bit address is 18 bytes, a trace info 32 at most. */
     private static final int MAX_PACKET = 64;
-    /** A continuation field of a 32-bit value: at most 5 bytes of 7 bits (IHI 0064 6.3.2). */
+    /** A continuation field of a 32-bit value: at most 5 bytes of 7 bits (IHI 0064, continuation fields). */
     private static final int FIELD_BYTES = 5;
-    /** A cycle count field: at most 3 bytes (20-bit counter, IHI 0064 6.4.7). */
+    /** A cycle count field: at most 3 bytes (20-bit counter, IHI 0064, Cycle Count Format 1 packet). */
     private static final int COUNT_BYTES = 3;
 
-    // Header classes (IHI 0064 Table 6-2 "Header encodings"; ETE adds 0x09-0x0B, 0x88, 0xB0-0xB9)
+    // Header classes (IHI 0064's table of header encodings; ETE adds 0x09-0x0B, 0x88, 0xB0-0xB9)
     private static final byte RESERVED = 0;
     private static final byte RESERVED_CFG = 1;
     private static final byte EXTENSION = 2;
@@ -105,7 +105,7 @@ public final class Etm4PacketReader {
     private String badProblem;
 
     // Decompression state
-    /** Address history (IHI 0064 6.4.12): entry 0 is the most recent address. */
+    /** Address history (IHI 0064, address packets and the address history): entry 0 is the most recent address. */
     private final long[] history = new long[3];
     private final int[] historyIs = new int[3];
     private int el;
@@ -251,7 +251,7 @@ public final class Etm4PacketReader {
 
     // --- atoms ----------------------------------------------------------------------------------
 
-    /** Atom headers 0xC0-0xFF (IHI 0064 6.4.13): kind ordinal << 8 | count, and the E/N bits (bit 0 oldest, 1 = E). */
+    /** Atom headers 0xC0-0xFF (IHI 0064, Atom packets): kind ordinal << 8 | count, and the E/N bits (bit 0 oldest, 1 = E). */
     private static final int[] ATOM_KIND_COUNT = new int[256];
     private static final int[] ATOM_BITS = new int[256];
 
@@ -506,7 +506,7 @@ public final class Etm4PacketReader {
             pkt.problem = badProblem;
         }
         out.packet(pkt);
-        // IHI 0064 6.4.1: only an A-sync re-establishes the packet boundaries
+        // IHI 0064, A-sync packet: only an A-sync re-establishes the packet boundaries
         synced = false;
         zeros = 0;
         unsyncStart = offset + used;
@@ -514,7 +514,7 @@ public final class Etm4PacketReader {
     }
 
     /**
-     * Looks for an A-sync: at least eleven 0x00 followed by 0x80 (IHI 0064 6.4.1). Zeros beyond the eleven
+     * Looks for an A-sync: at least eleven 0x00 followed by 0x80 (IHI 0064, A-sync packet). Zeros beyond the eleven
      * belong to the unsynchronized stretch before it.
      */
     private int scanForSync(byte[] b, int pos, int end) {
@@ -590,7 +590,7 @@ public final class Etm4PacketReader {
                 return traceInfoLength(b, p, end);
             case TIMESTAMP: {
                 int n = 1;
-                // timestamp field: up to 9 bytes, the 9th with 8 value bits and no continuation (IHI 0064 6.4.6)
+                // timestamp field: up to 9 bytes, the 9th with 8 value bits and no continuation (IHI 0064, Timestamp packet)
                 int i = 0;
                 while (true) {
                     if (p + n >= end) {
@@ -681,7 +681,7 @@ public final class Etm4PacketReader {
         }
     }
 
-    /** Context info byte: VMID bytes if V (bit 6), context ID bytes if C (bit 7) (IHI 0064 6.4.11). */
+    /** Context info byte: VMID bytes if V (bit 6), context ID bytes if C (bit 7) (IHI 0064, Context packet). */
     private int contextPayload(int info) {
         return ((info & 0x40) != 0 ? vmidBytes : 0) + ((info & 0x80) != 0 ? cidBytes : 0);
     }
@@ -847,13 +847,13 @@ public final class Etm4PacketReader {
                     k.commit = readField(b, q, p + n);
                     q = fieldEnd(b, q);
                 }
-                // U (bit 0): the count is unknown, after an overflow for instance (IHI 0064 6.4.7)
+                // U (bit 0): the count is unknown, after an overflow for instance (IHI 0064, Cycle Count Format 1 packet)
                 k.cycles = (h & 1) != 0 ? -1 : readField(b, q, p + n) + ccThreshold;
             }
             case CC_F2 -> {
                 begin(Kind.CYCLE_COUNT_F2, offset, n, b, p);
                 int v = b[p + 1] & 0xFF;
-                // F (header bit 0) chooses how AAAA encodes the commit count (IHI 0064 6.4.8)
+                // F (header bit 0) chooses how AAAA encodes the commit count (IHI 0064, Cycle Count Format 2 packet)
                 int a = v >> 4;
                 k.commit = (h & 1) != 0 ? maxSpec - 15 + a : a + 1;
                 k.cycles = ccThreshold + (v & 0xF);
@@ -883,7 +883,7 @@ public final class Etm4PacketReader {
             }
             case MISPREDICT, CANCEL_F2 -> {
                 begin(cls[h] == MISPREDICT ? Kind.MISPREDICT : Kind.CANCEL_F2, offset, n, b, p);
-                // A field: 0b00 none, 0b01 E, 0b10 EE, 0b11 N (IHI 0064 6.4.9, 6.4.10)
+                // A field: 0b00 none, 0b01 E, 0b10 EE, 0b11 N (IHI 0064, Mispredict and Cancel packets)
                 int a = h & 3;
                 k.atomCount = a == 0 ? 0 : a == 2 ? 2 : 1;
                 k.atomBits = a == 1 ? 1 : a == 2 ? 3 : 0;
@@ -985,7 +985,7 @@ public final class Etm4PacketReader {
         pkt.condValue = value;
     }
 
-    /** Trace info (IHI 0064 6.4.2): PLCTL says which of the INFO, KEY, SPEC and CYCT sections follow. */
+    /** Trace info (IHI 0064, Trace Info packet): PLCTL says which of the INFO, KEY, SPEC and CYCT sections follow. */
     private void traceInfo(byte[] b, int p, int n, long offset) {
         Etm4Packet k = pkt;
         begin(Kind.TRACE_INFO, offset, n, b, p);
@@ -1013,7 +1013,7 @@ public final class Etm4PacketReader {
             k.ccThreshold = readField(b, q, end);
         }
         ccThreshold = k.ccThreshold;
-        // a trace info resets the address history and the timestamp (IHI 0064 6.4.2): what follows is
+        // a trace info resets the address history and the timestamp (IHI 0064, Trace Info packet): what follows is
         // decompressed against zero
         for (int i = 0; i < 3; i++) {
             history[i] = 0;
@@ -1024,7 +1024,7 @@ public final class Etm4PacketReader {
         k.addressIs = 0;
     }
 
-    /** Exception (IHI 0064 6.4.4): TYPE[4:0] in byte 1 bits [5:1], TYPE[9:5] in byte 2, E1:E0 in bits 6 and 0. */
+    /** Exception (IHI 0064, Exception packet): TYPE[4:0] in byte 1 bits [5:1], TYPE[9:5] in byte 2, E1:E0 in bits 6 and 0. */
     private void exception(byte[] b, int p, int n, long offset) {
         Etm4Packet k = pkt;
         int b1 = b[p + 1] & 0xFF;
@@ -1056,7 +1056,7 @@ public final class Etm4PacketReader {
         k.faultPending = pending;
     }
 
-    /** Context info byte at b[q] and the VMID and context ID after it (IHI 0064 6.4.11). */
+    /** Context info byte at b[q] and the VMID and context ID after it (IHI 0064, Context packet). */
     private void context(byte[] b, int q) {
         Etm4Packet k = pkt;
         int info = b[q] & 0xFF;
@@ -1088,7 +1088,7 @@ public final class Etm4PacketReader {
         k.contextId = contextId;
     }
 
-    /** Short address (IHI 0064 6.4.12): IS0 bits [8:2] then [16:9], IS1 bits [7:1] then [15:8]. */
+    /** Short address (IHI 0064, address packets and the address history): IS0 bits [8:2] then [16:9], IS1 bits [7:1] then [15:8]. */
     private void shortAddress(byte[] b, int q, int is) {
         int shift = is == 0 ? 2 : 1;
         int b1 = b[q] & 0xFF;
@@ -1101,7 +1101,7 @@ public final class Etm4PacketReader {
         update(v, bits, is);
     }
 
-    /** Long address, 32 or 64 bits (IHI 0064 6.4.12). */
+    /** Long address, 32 or 64 bits (IHI 0064, address packets and the address history). */
     private void longAddress(byte[] b, int q, boolean wide, int is) {
         long v;
         if (is == 0) {
@@ -1134,7 +1134,7 @@ public final class Etm4PacketReader {
         pkt.addressBits = bits;
     }
 
-    /** Exact match (IHI 0064 6.4.12): the address is history entry {@code idx}, which becomes the most recent. */
+    /** Exact match (IHI 0064, address packets and the address history): the address is history entry {@code idx}, which becomes the most recent. */
     private void exactMatch(int idx) {
         long a = history[idx];
         int is = historyIs[idx];
@@ -1154,7 +1154,7 @@ public final class Etm4PacketReader {
         historyIs[0] = is;
     }
 
-    /** Q packet (IHI 0064 6.4.14): the type says whether an address (exact, short, long) and a count follow. */
+    /** Q packet (IHI 0064, Q packet): the type says whether an address (exact, short, long) and a count follow. */
     private void q(byte[] b, int p, int n, long offset) {
         Etm4Packet k = pkt;
         int t = b[p] & 0xF;

@@ -3,8 +3,8 @@ package io.armtrace.protocol.etm4;
 import io.armtrace.protocol.etm4.Etm4Element.Kind;
 
 /**
- * Turns ETMv4/ETE packets into the trace element stream with speculation resolved (IHI 0064 chapter 5
- * "Trace element stream", 5.3 "Speculation"; 6.4.9-6.4.10 for the packets). A P0 element (an atom, an
+ * Turns ETMv4/ETE packets into the trace element stream with speculation resolved (IHI 0064: the trace
+ * element stream, speculation, and the Commit, Cancel and Mispredict packets). A P0 element (an atom, an
  * exception, a Q element, an ETE source address, an Armv7-M exception return, an Armv8-M function return,
  * an ETE transaction start unless TRCIDR0.COMMTRANS) may be speculative: it is held until a commit says it
  * was executed, or a cancel or mispredict says it was not, and only committed elements reach the listener.
@@ -74,7 +74,7 @@ public final class Etm4Speculation implements Etm4PacketListener {
     private int size;
     /** Uncommitted P0 elements: those in the ring that are complete, plus the unseen ones before the trace info. */
     private long depth;
-    /** P0 elements before the trace info that were never traced but are still uncommitted (IHI 0064 6.4.2 SPEC). */
+    /** P0 elements before the trace info that were never traced but are still uncommitted (IHI 0064, Trace Info packet, SPEC). */
     private long unseen;
     /** Commits not yet applied (they wait for an element that still waits for its address). */
     private long toCommit;
@@ -355,7 +355,7 @@ public final class Etm4Speculation implements Etm4PacketListener {
         return i;
     }
 
-    /** IHI 0064 5.3: never more than MAXSPEC uncommitted P0 elements; the oldest beyond that are committed. */
+    /** IHI 0064, speculation depth: never more than MAXSPEC uncommitted P0 elements; the oldest beyond that are committed. */
     private void limitDepth() {
         if (depth - toCommit > maxSpec) {
             toCommit = depth - maxSpec;
@@ -473,7 +473,7 @@ public final class Etm4Speculation implements Etm4PacketListener {
     }
 
     /**
-     * Cancel {@code n} (IHI 0064 6.4.10): the newest uncommitted P0 elements were not executed. Elements
+     * Cancel {@code n} (IHI 0064, Cancel packets): the newest uncommitted P0 elements were not executed. Elements
      * after the oldest cancelled one go too, except timestamps, cycle counts, events and markers.
      */
     private void cancel(long n) {
@@ -558,7 +558,7 @@ public final class Etm4Speculation implements Etm4PacketListener {
     }
 
     /**
-     * Mispredict (IHI 0064 6.4.9): the newest uncommitted atom had the other outcome. Addresses after it were
+     * Mispredict (IHI 0064, Mispredict packet): the newest uncommitted atom had the other outcome. Addresses after it were
      * on the path not taken.
      */
     private void mispredict() {

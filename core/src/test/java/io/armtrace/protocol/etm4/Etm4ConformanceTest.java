@@ -34,7 +34,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  * <ul>
  *   <li>Unsynchronized bytes: OpenCSD lists them in pieces of up to 8 bytes, armtrace as one stretch. The
  *       bytes both call unsynchronized must be the same.</li>
- *   <li>After a reserved header or a malformed packet armtrace looks for the next A-sync (IHI 0064 6.4.1),
+ *   <li>After a reserved header or a malformed packet armtrace looks for the next A-sync (IHI 0064, A-sync packet),
  *       where OpenCSD's packet processor goes on reading packets. The packets OpenCSD lists there are
  *       counted, and the count is part of each row below.</li>
  * </ul>
@@ -194,7 +194,7 @@ class Etm4ConformanceTest {
         /**
          * OpenCSD, unsynchronized, lists each zero beyond the eleven of an A-sync as a one-byte I_ASYNC line and
          * gives the A-sync the index of the first zero. The A-sync is the last eleven zeros and the 0x80
-         * (IHI 0064 6.4.1); the zeros before it are unsynchronized bytes, as armtrace lists them.
+         * (IHI 0064, A-sync packet); the zeros before it are unsynchronized bytes, as armtrace lists them.
          */
         void syncAfterExtraZeros(long idx, Etm4Packet k) {
             int i = next;

@@ -14,7 +14,7 @@ import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 /**
- * The packet reader on its own: bit-level cases from IHI 0064 chapter 6, and properties that must hold for
+ * The packet reader on its own: bit-level cases from IHI 0064's packet descriptions, and properties that must hold for
  * any input: the packets do not depend on how the bytes are cut into chunks, and every byte is in exactly
  * one packet.
  */
@@ -59,7 +59,7 @@ class Etm4PacketReaderTest {
 
     @Test
     void atomFormatsReadAsTheSpecificationTablesSay() {
-        // IHI 0064 6.4.13: format 1 b1111011A; format 2 b110110AA; format 3 b11111AAA (bit 0 the oldest atom,
+        // IHI 0064, Atom packets: format 1 b1111011A; format 2 b110110AA; format 3 b11111AAA (bit 0 the oldest atom,
         // 1 = E); format 4 b110111AA (EEEN, NNNN, ENEN, NENE, newest first); format 5 (NEEEE ...); format 6
         // b11A0xxxx: xxxx+3 E atoms then E (A = 0) or N
         assertThat(packets(DEFAULT, synced(0xF6, 0xF7, 0xD9, 0xFC, 0xDC, 0xDE, 0xF5, 0xD5, 0xC0, 0xF4)))

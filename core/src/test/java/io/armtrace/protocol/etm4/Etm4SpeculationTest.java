@@ -9,7 +9,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * Speculation resolved as IHI 0064 5.3 and 6.4.9-6.4.10 describe it, on hand-built packet sequences: what is
+ * Speculation resolved as IHI 0064's speculation rules and its Mispredict and Cancel packets describe it, on hand-built packet sequences: what is
  * committed comes out in order with its addresses and contexts, what is cancelled or mispredicted is gone
  * or corrected, and the speculation depth is kept.
  */
