@@ -28,7 +28,7 @@ final class InfoCommand implements Callable<Integer> {
     Path dir;
 
     @Option(names = "--protocol", paramLabel = "NAME",
-            description = "Without a snapshot: explain the --reg values of this protocol's trace unit (etm2, etm3, ptm, mtb).")
+            description = "Without a snapshot: explain the --reg values of this protocol's trace unit (etm2, etm3, ptm, mtb, etm4, ete).")
     String protocol;
 
     @Option(names = "--reg", paramLabel = "NAME=VALUE", description = "A register value to explain. Repeatable.")
@@ -58,6 +58,13 @@ final class InfoCommand implements Callable<Integer> {
             return 0;
         }
         Snapshot s = dir == null ? null : Snapshot.load(dir, confine);
+        if (s != null && !s.warnings().isEmpty()) {
+            PrintWriter err = spec.commandLine().getErr();
+            for (String w : s.warnings()) {
+                err.println("armtrace: warning: " + Messages.shorten(w));
+            }
+            err.flush();
+        }
         try (OutputFile file = output.open(spec.commandLine().getOut(), s == null ? java.util.List.of() : s.files())) {
             if (s == null) {
                 explainRegisters(file.writer());
@@ -89,12 +96,15 @@ final class InfoCommand implements Callable<Integer> {
             src.registers().asMap().forEach((k, v) -> {
                 if (k.startsWith("ETMCR") || k.startsWith("ETMIDR") || k.startsWith("ETMCCER")
                         || k.startsWith("ETMTRACEIDR") || k.startsWith("POSITION") || k.startsWith("MASTER")
-                        || k.startsWith("FLOW") || k.startsWith("BASE") || k.equals("ITMTCR")) {
+                        || k.startsWith("FLOW") || k.startsWith("BASE") || k.equals("ITMTCR")
+                        || (p != null && p.registerNames().contains(k) && k.startsWith("TRC"))) {
                     out.printf("    %-12s = 0x%08x%n", k, v);
                 }
             });
             if (p != null) {
-                for (String line : p.describe(src.registers())) {
+                io.armtrace.source.Registers r = new io.armtrace.source.Registers()
+                        .putAll(p.registersForCore(InputOptions.coreType(s, src))).putAll(src.registers());
+                for (String line : p.describe(r)) {
                     out.println("    " + line);
                 }
             }
@@ -132,7 +142,7 @@ final class InfoCommand implements Callable<Integer> {
                 Map<Integer, Long> ids = counted.get(b.file());
                 if (ids == null) {
                     try (InputStream in = Files.newInputStream(b.file())) {
-                        ids = FrameDeformatter.bytesPerSource(in, b.format() == io.armtrace.source.BufferFormat.DSTREAM_CORESIGHT);
+                        ids = FrameDeformatter.bytesPerSource(in, b.format());
                     }
                     counted.put(b.file(), ids);
                 }
@@ -191,8 +201,7 @@ final class InfoCommand implements Callable<Integer> {
             Map<Integer, Long> ids = counted.get(src.bufferFile());
             if (ids == null) {
                 try (InputStream in = Files.newInputStream(src.bufferFile())) {
-                    ids = FrameDeformatter.bytesPerSource(in,
-                            src.bufferFormat() == io.armtrace.source.BufferFormat.DSTREAM_CORESIGHT);
+                    ids = FrameDeformatter.bytesPerSource(in, src.bufferFormat());
                 }
                 counted.put(src.bufferFile(), ids);
             }

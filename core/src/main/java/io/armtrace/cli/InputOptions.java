@@ -43,7 +43,7 @@ final class InputOptions {
     }
 
     @Option(names = "--protocol", paramLabel = "NAME",
-            description = "Protocol of a raw trace file: etm2, etm3, ptm or mtb (overrides the snapshot's device type).")
+            description = "Protocol of a raw trace file: etm2, etm3, ptm, mtb, etm4 or ete (overrides the snapshot's device type).")
     String protocol;
 
     @Option(names = "--trace", paramLabel = "FILE", description = "Raw trace file (instead of a snapshot).")
@@ -58,7 +58,8 @@ final class InputOptions {
     List<String> images = new ArrayList<>();
 
     @Option(names = "--reg", paramLabel = "NAME=VALUE",
-            description = "Trace unit register value (ETMCR, ETMIDR, ETMCCER, ETMTRACEIDR; for MTB POSITION, MASTER, FLOW, BASE, PC). Repeatable.")
+            description = "Trace unit register value (ETMCR, ETMIDR, ETMCCER, ETMTRACEIDR; for MTB POSITION, MASTER, FLOW, BASE, PC; "
+                    + "for ETMv4/ETE TRCCONFIGR, TRCTRACEIDR, TRCIDR0-13, TRCDEVARCH). Repeatable.")
     List<String> regs = new ArrayList<>();
 
     @Option(names = "--limit", paramLabel = "N", description = "Bound on any single walk through code, in instructions (0 = the protocol's default).")
@@ -70,6 +71,10 @@ final class InputOptions {
 
     @Option(names = "--debug", description = "Show stack traces for errors.")
     boolean debug;
+
+    /** The command this mixin belongs to: where a snapshot's warnings go (standard error). */
+    @picocli.CommandLine.Spec(picocli.CommandLine.Spec.Target.MIXEE)
+    picocli.CommandLine.Model.CommandSpec mixee;
 
     /** The files read by the last {@link #jobs()}: trace, images, snapshot .ini files, buffers and dumps. */
     private final List<Path> inputFiles = new ArrayList<>();
@@ -143,6 +148,31 @@ final class InputOptions {
         return img;
     }
 
+    /** The device type of the core {@code s} traces ("Cortex-A57"), or null when the snapshot does not say. */
+    static String coreType(Snapshot snap, SnapshotSource s) {
+        if (s.coreName() == null) {
+            return null;
+        }
+        for (Snapshot.Device d : snap.devices()) {
+            if (d.name().equalsIgnoreCase(s.coreName()) && "core".equalsIgnoreCase(d.deviceClass())) {
+                return d.type();
+            }
+        }
+        return null;
+    }
+
+    /** A snapshot's warnings, one line each on the command's standard error. */
+    private void warn(List<String> warnings) {
+        if (mixee == null || warnings.isEmpty()) {
+            return;
+        }
+        java.io.PrintWriter err = mixee.commandLine().getErr();
+        for (String w : warnings) {
+            err.println("armtrace: warning: " + Messages.shorten(w));
+        }
+        err.flush();
+    }
+
     /** A trace ID as people read it: 0x10, or "none" for a source that has none (-1, e.g. MTB). */
     static String traceIdText(int id) {
         return id < 0 ? "none" : String.format("0x%02x", id);
@@ -181,6 +211,7 @@ final class InputOptions {
                         + snapshot + " --protocol NAME.");
             }
             Snapshot snap = Snapshot.load(snapshot, confine);
+            warn(snap.warnings());
             inputFiles.addAll(snap.files());
             List<SnapshotSource> chosen = new ArrayList<>();
             String source = sources == null || sources.isEmpty() ? null : sources.get(0);
@@ -220,7 +251,7 @@ final class InputOptions {
                 if (pc >= 0 && !s.registers().has("PC")) {
                     r.put("PC", pc);
                 }
-                r.putAll(s.registers()).putAll(extra);
+                r.putAll(p.registersForCore(coreType(snap, s))).putAll(s.registers()).putAll(extra);
                 ProgramImage img = extraImages(new ProgramImage(new MemoryImage().addAll(s.image().memory()),
                         s.image().symbols(), s.image().lines()));
                 jobs.add(new Job(p, new DecodeInput(s.traceId(), r, img, s.data(), options),

@@ -2,6 +2,7 @@ package io.armtrace.protocol;
 
 import io.armtrace.protocol.etm2.Etm2Protocol;
 import io.armtrace.protocol.etm3.Etm3Protocol;
+import io.armtrace.protocol.etm4.Etm4Protocol;
 import io.armtrace.protocol.mtb.MtbProtocol;
 import io.armtrace.protocol.ptm.PtmProtocol;
 import java.util.List;
@@ -18,7 +19,9 @@ public final class Protocols {
             new Etm2Protocol(),
             new Etm3Protocol(),
             new PtmProtocol(),
-            new MtbProtocol());
+            new MtbProtocol(),
+            new Etm4Protocol(false),
+            new Etm4Protocol(true));
 
     private Protocols() {
     }

@@ -10,11 +10,11 @@ import java.util.Map;
 
 /**
  * One trace protocol, as the command line and the snapshot reader see it. Each protocol package
- * ({@code protocol.etm2}, {@code protocol.etm3}, {@code protocol.ptm}, {@code protocol.mtb}) provides
- * one implementation; {@link Protocols} lists them.
+ * ({@code protocol.etm2}, {@code protocol.etm3}, {@code protocol.ptm}, {@code protocol.mtb},
+ * {@code protocol.etm4}) provides one implementation; {@link Protocols} lists them.
  */
 public interface TraceProtocol {
-    /** Short name used on the command line: etm2, etm3, ptm, mtb. */
+    /** Short name used on the command line: etm2, etm3, ptm, mtb, etm4, ete. */
     String name();
 
     /** Human name: "ETMv3", "PFT (PTM)". */
@@ -33,6 +33,15 @@ public interface TraceProtocol {
      */
     default io.armtrace.isa.Profile profile(Registers registers) {
         return io.armtrace.isa.Profile.AR;
+    }
+
+    /**
+     * Pseudo-registers implied by the type of the core a source traces (a snapshot core device's type, e.g.
+     * "Cortex-M55"), for protocols whose packets read differently on some cores. Registers the source gives
+     * itself take precedence. None by default.
+     */
+    default Registers registersForCore(String coreType) {
+        return new Registers();
     }
 
     /** True if a snapshot device of this {@code type} (e.g. "ETM3.5", "PTM1.1") speaks this protocol. */

@@ -41,12 +41,24 @@ public final class Snapshot {
     private final List<Device> devices;
     private final List<Buffer> buffers;
     private final List<SnapshotSource> sources;
+    private final List<String> warnings;
 
-    private Snapshot(Path dir, List<Device> devices, List<Buffer> buffers, List<SnapshotSource> sources) {
+    private Snapshot(Path dir, List<Device> devices, List<Buffer> buffers, List<SnapshotSource> sources,
+                     List<String> warnings) {
         this.dir = dir;
         this.devices = devices;
         this.buffers = buffers;
         this.sources = sources;
+        this.warnings = warnings;
+    }
+
+    /**
+     * What was wrong with the snapshot but did not stop it from being read, one sentence each: a memory dump
+     * whose file is missing is left out of the image (the trace can still be listed, and decoded where it
+     * runs in other memory), as OpenCSD does too.
+     */
+    public List<String> warnings() {
+        return warnings;
     }
 
     public Path directory() {
@@ -118,8 +130,9 @@ public final class Snapshot {
             throw new InputException(snapshotIni + ": has no [device_list] section.");
         }
         List<Device> devices = new ArrayList<>();
+        List<String> warnings = new ArrayList<>();
         for (String deviceFile : list.entries().values()) {
-            devices.add(readDevice(paths.check(snapshotIni, dir.resolve(deviceFile)), paths));
+            devices.add(readDevice(paths.check(snapshotIni, dir.resolve(deviceFile)), paths, warnings));
         }
 
         List<Buffer> buffers = new ArrayList<>();
@@ -210,7 +223,8 @@ public final class Snapshot {
                     new ProgramImage(memory, symbols, lines),
                     buffer == null ? null : buffer.file(), buffer == null ? null : buffer.format()));
         }
-        return new Snapshot(dir, List.copyOf(devices), List.copyOf(buffers), List.copyOf(sources));
+        return new Snapshot(dir, List.copyOf(devices), List.copyOf(buffers), List.copyOf(sources),
+                List.copyOf(warnings));
     }
 
     /**
@@ -300,7 +314,7 @@ public final class Snapshot {
         }
     }
 
-    private static Device readDevice(Path file, Confinement c) {
+    private static Device readDevice(Path file, Confinement c, List<String> warnings) {
         IniFile ini = IniFile.read(file);
         IniFile.Section dev = ini.section("device");
         if (dev == null) {
@@ -331,7 +345,8 @@ public final class Snapshot {
             }
             Path dumpFile = c.check(file, file.getParent() == null ? Path.of(f) : file.getParent().resolve(f));
             if (!Files.isRegularFile(dumpFile)) {
-                throw new InputException(file + ": [" + s.name() + "] names " + f + ", which does not exist.");
+                warnings.add(file + ": [" + s.name() + "] names " + f + ", which does not exist; that memory is left out.");
+                continue;
             }
             long addr = ini.number(s.name(), "address", address);
             String length = s.get("length");
