@@ -35,6 +35,15 @@ public sealed interface ExecutionEvent {
         /** An exception level or exception class the record does not state. */
         public static final int UNKNOWN = -1;
 
+        public ExceptionTaken {
+            if (el < UNKNOWN || el > 3) {
+                throw new IllegalArgumentException("exception level " + el + " is not 0 to 3");
+            }
+            if (exceptionClass < UNKNOWN || exceptionClass > 0x3f) {
+                throw new IllegalArgumentException("exception class " + exceptionClass + " is not 0 to 0x3f");
+            }
+        }
+
         /** An exception without exception level and class (AArch32 and M profile). */
         public ExceptionTaken(int number, long preferredReturn, long handler) {
             this(number, preferredReturn, handler, UNKNOWN, UNKNOWN);
@@ -46,6 +55,12 @@ public sealed interface ExecutionEvent {
      * {@code el} ({@link ExceptionTaken#UNKNOWN} where the record does not say).
      */
     record ExceptionReturned(long resume, int el) implements ExecutionEvent {
+        public ExceptionReturned {
+            if (el < ExceptionTaken.UNKNOWN || el > 3) {
+                throw new IllegalArgumentException("exception level " + el + " is not 0 to 3");
+            }
+        }
+
         /** A return without exception level (AArch32 and M profile). */
         public ExceptionReturned(long resume) {
             this(resume, ExceptionTaken.UNKNOWN);

@@ -257,7 +257,7 @@ public final class QemuPluginLog {
                 // AArch64: "...to EL1 PC 0xffffff8040005280 PSTATE 0x3c5"; VBAR_ELx bits 10:0 are RES0,
                 // so the vector offset is the handler address's low 11 bits
                 if (entering != null && entering.a64) {
-                    entering.el = (int) parseDec(s, "...to EL".length());
+                    entering.el = exceptionLevel(parseDec(s, "...to EL".length()));
                     entering.handler = parseHex(s, s.indexOf(" PC ") + 4);
                     entering.number = (int) ((entering.handler & 0x7ff) >>> 7);
                 }
@@ -268,7 +268,7 @@ public final class QemuPluginLog {
                 if (to > 0 && pc > to) {
                     returning = true;
                     a64Return = true;
-                    returnEl = (int) parseDec(s, s.indexOf("EL", to) + 2);
+                    returnEl = exceptionLevel(parseDec(s, s.indexOf("EL", to) + 2));
                     returnTo = parseHex(s, pc + 4);
                 }
             } else if (s.startsWith("...loaded new PC ")) {
@@ -569,6 +569,11 @@ public final class QemuPluginLog {
             active.clear();
             flush();
         }
+    }
+
+    /** An exception level as QEMU printed it, or unknown when it is not one (a damaged log). */
+    private static int exceptionLevel(long v) {
+        return v >= 0 && v <= 3 ? (int) v : ExecutionEvent.ExceptionTaken.UNKNOWN;
     }
 
     /** Two bytes in memory order, as hex text at {@code at}, as a little-endian halfword. */
