@@ -87,6 +87,21 @@ build_arm926() {
     build_a "arm926-$1" "$1" versatilepb arm926ej-s arm926ej-s "-DROUNDS=4 -DTIMER_LOAD=1000" "$P/arm926/versatile.ld"
 }
 
+# run_user QEMU-USER CPU NAME: runs $WORK/NAME.elf in user mode into $WORK/NAME.log.
+# Static glibc reads its own path at startup (/proc/self/exe, which qemu-user answers with the host
+# path): the path's length and where its '/' fall change the work of memcpy and strrchr, so the
+# program runs from a directory /tmp/gt/XXXX, the layout of the runs the fixtures come from.
+run_user() {
+    qemu=$1 cpu=$2 name=$3
+    mkdir -p /tmp/gt
+    rundir=$(mktemp -d /tmp/gt/XXXX)
+    cp "$WORK/$name.elf" "$rundir/$name.elf"
+    rm -f "$WORK/$name.log"
+    env -i $qemu -cpu $cpu -singlestep -plugin "$WORK/libpctrace.so" -d plugin,int,exec,cpu,nochain \
+        -D "$WORK/$name.log" "$rundir/$name.elf" > /dev/null || true   # exits with the program's checksum
+    rm -rf "$rundir"
+}
+
 # Linux user mode (qemu-arm, Cortex-A15): a static glibc program, ARM or Thumb. The kernel's side of
 # a system call is not in such a log: the svc is a step followed by the next instruction.
 build_linux() {
@@ -96,9 +111,7 @@ build_linux() {
     arm-linux-gnueabihf-gcc -O2 -g $MAP -static -m$1 -DHAVE_OTHER_ISA -o "$WORK/$name.elf" "$P/linux/prog.c" \
         "$P/common/work.c" "$WORK/$name-other.o"
     log=$WORK/$name.log
-    rm -f "$log"
-    env -i qemu-arm -cpu cortex-a15 -singlestep -plugin "$WORK/libpctrace.so" -d plugin,int,exec,cpu,nochain \
-        -D "$log" "$WORK/$name.elf" > /dev/null || true   # exits with the program's checksum
+    run_user qemu-arm cortex-a15 "$name"
     java -cp "$CP" io.armtrace.execution.ImportQemuLog --profile AR --core cortex-a15 \
         --image "$WORK/$name.elf" --cpu-log "$log" -o "$OUT/$name.exec.gz" "$log"
     gzip -9 -n -c "$WORK/$name.elf" > "$OUT/$name.elf.gz"
@@ -114,9 +127,10 @@ build_m33() {
 # Armv8.1-M: Cortex-M55 on mps3-an547, Secure state. GCC emits DLS/LE for counted loops;
 # lob_m55.S adds WLS, DLSTP/LETP, LCTP and the branch-future instructions, run before each round.
 build_m55() {
-    arm-none-eabi-gcc $CM -DROUNDS=6 -DSYST_RELOAD=4500 -mcpu=cortex-m55 -Wl,--wrap=work \
-        -Wa,--debug-prefix-map,"$ROOT"=. -T "$P/cortex-m/an547.ld" -o "$WORK/m55.elf" \
-        "$P/cortex-m/startup_m.c" "$P/common/work.c" "$P/cortex-m/lob_m55.S" -lgcc
+    # assembled on its own: linked straight from the .S, the ELF would name GCC's temporary object
+    arm-none-eabi-gcc $CM -mcpu=cortex-m55 -Wa,--debug-prefix-map,"$ROOT"=. -c -o "$WORK/m55-lob.o" "$P/cortex-m/lob_m55.S"
+    arm-none-eabi-gcc $CM -DROUNDS=6 -DSYST_RELOAD=4500 -mcpu=cortex-m55 -Wl,--wrap=work -T "$P/cortex-m/an547.ld" \
+        -o "$WORK/m55.elf" "$P/cortex-m/startup_m.c" "$P/common/work.c" "$WORK/m55-lob.o" -lgcc
     run m55 mps3-an547 M cortex-m55 "$WORK/m55.elf" --security secure
 }
 
@@ -142,9 +156,7 @@ build_linux_a64() {
     name=$1 opt=$2
     aarch64-linux-gnu-gcc $opt -g $MAP -static -o "$WORK/$name.elf" "$P/linux/prog.c" "$P/common/work.c"
     log=$WORK/$name.log
-    rm -f "$log"
-    env -i qemu-aarch64 -cpu cortex-a57 -singlestep -plugin "$WORK/libpctrace.so" -d plugin,int,exec,cpu,nochain \
-        -D "$log" "$WORK/$name.elf" > /dev/null || true   # exits with the program's checksum
+    run_user qemu-aarch64 cortex-a57 "$name"
     java -cp "$CP" io.armtrace.execution.ImportQemuLog --profile AR --core cortex-a57 --el 0 --security non-secure \
         --image "$WORK/$name.elf" --cpu-log "$log" -o "$OUT/$name.exec.gz" "$log"
     gzip -9 -n -c "$WORK/$name.elf" > "$OUT/$name.elf.gz"
