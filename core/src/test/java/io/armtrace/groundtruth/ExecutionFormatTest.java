@@ -123,7 +123,7 @@ class ExecutionFormatTest {
         }
     }
 
-    /** Version 2: an AArch64 kernel at upper-half addresses, an SVC from EL0 and the return to it. */
+    /** The version 2 example of docs/execution-format.md: an SVC from EL0 to an upper-half kernel and back. */
     private static final String A64_EXAMPLE = """
             # Cortex-A53, AArch64: an SVC from EL0 to an EL1 kernel in the upper half
             armtrace-execution 2 profile=AR core=cortex-a53 el=0 security=non-secure
