@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.armtrace.execution.Execution;
 import io.armtrace.execution.ExecutionEvent;
 import io.armtrace.execution.ExecutionFormat;
+import io.armtrace.image.ElfImage;
 import io.armtrace.image.MemoryImage;
 import io.armtrace.image.ProgramImage;
 import io.armtrace.image.Symbol;
@@ -90,12 +91,21 @@ class CorpusTest {
         List<ExecutionEvent.Step> steps = ex.steps();
         assertThat(steps.size()).isBetween(20_000, 300_000);
         boolean a64 = EXPECT.get(name).a64();
+        // the executable PT_LOAD segments of the ELF file, as the program headers give them
+        List<ElfImage.Segment> code = ElfImage.describe(java.nio.ByteBuffer.wrap(Corpus.elfBytes(name)), name)
+                .segments().stream().filter(g -> g.isLoad() && g.isExecutable()).toList();
+        assertThat(code).isNotEmpty();
+        int unmapped = 0;
         for (ExecutionEvent.Step s : steps) {
             assertThat(mem.contains(s.address(), s.size())).as("%s at %x", name, s.address()).isTrue();
+            assertThat(code).as("%s at %x: in an executable segment", name, s.address())
+                    .anyMatch(g -> Long.compareUnsigned(s.address() - g.vaddr(), g.memSize() - s.size()) <= 0);
             assertThat(s.address() % s.isa().alignment()).isZero();
             Isa mapped = io.armtrace.execution.MappingSymbols.isaAt(image.symbols(), s.address());
             if (mapped != null) {
                 assertThat(s.isa()).as("%s at %x: mapping symbol", name, s.address()).isEqualTo(mapped);
+            } else {
+                unmapped++;
             }
             if (Corpus.profile(name) == Profile.M) {
                 assertThat(s.isa()).isEqualTo(Isa.T32);
@@ -104,6 +114,10 @@ class CorpusTest {
             assertThat(s.isa() == Isa.A64).as("%s at %x: A64", name, s.address()).isEqualTo(a64);
             int expectedSize = s.isa() == Isa.T32 ? (t32Wide(mem.u16(s.address())) ? 4 : 2) : 4;
             assertThat(s.size()).as("%s at %x: size", name, s.address()).isEqualTo(expectedSize);
+        }
+        if (a64) {
+            // GNU as marks all A64 code with $x, glibc's included: the ISA of every step is checked
+            assertThat(unmapped).as("%s: A64 steps without a mapping symbol", name).isZero();
         }
     }
 
