@@ -12,7 +12,8 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 table() { # name elf
     tools=arm-none-eabi
-    case "$1" in a64-*) tools=aarch64-linux-gnu ;; esac
+    # AArch64 files by their e_machine (183, EM_AARCH64): the a64-* tables and the AArch64 ground truth
+    case "$(od -An -tu2 -j18 -N2 "$2" | tr -d ' ')" in 183) tools=aarch64-linux-gnu ;; esac
     $tools-objdump -d "$2" | sed -nE 's/^ *([0-9a-f]+):\t.*/\1/p' | sort -u > "$tmp/addrs"
     $tools-addr2line -e "$2" < "$tmp/addrs" | sed -E 's/ \(discriminator [0-9]+\)$//; s/^.*:\?$/??:0/' > "$tmp/lines"
     # statically linked C libraries have no line programs: of their addresses every 64th is kept
