@@ -97,6 +97,16 @@ public interface TraceProtocol {
         throw new UnsupportedProtocolException(title() + " trace synthesis is not available yet.");
     }
 
+    /**
+     * Synthesizes the trace of a run of software trace: {@code events} as {@link
+     * io.armtrace.execution.SoftwareEventFormat} reads them, which are the elements the decoder gives back.
+     * For the software-trace protocols (ITM, STM); options as for {@link #encode}.
+     */
+    default EncodeOutput encodeSoftware(java.util.List<io.armtrace.trace.TraceElement> events, Map<String, String> options) {
+        throw new UnsupportedProtocolException(title() + " trace is not made from software events; it is made from an "
+                + "execution (--execution).");
+    }
+
     /** Names and one-line descriptions of the options {@link #encode} accepts. */
     default Map<String, String> encodeOptions() {
         return Map.of();
