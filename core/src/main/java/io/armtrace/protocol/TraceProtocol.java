@@ -35,6 +35,14 @@ public interface TraceProtocol {
         return io.armtrace.isa.Profile.AR;
     }
 
+    /**
+     * True for the protocols that trace program flow (instructions); false for software trace (ITM, STM), which
+     * the analysis views, made for program flow, leave out when they take every source of a snapshot.
+     */
+    default boolean tracesProgramFlow() {
+        return true;
+    }
+
     /** True if a snapshot device of this {@code type} (e.g. "ETM3.5", "PTM1.1") speaks this protocol. */
     boolean handlesDeviceType(String type);
 

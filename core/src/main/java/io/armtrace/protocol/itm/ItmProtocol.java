@@ -41,6 +41,11 @@ public final class ItmProtocol implements TraceProtocol {
     }
 
     @Override
+    public boolean tracesProgramFlow() {
+        return false;
+    }
+
+    @Override
     public boolean handlesDeviceType(String type) {
         return type.trim().toUpperCase(Locale.ROOT).startsWith("ITM");
     }

@@ -35,6 +35,11 @@ public final class StmProtocol implements TraceProtocol {
     }
 
     @Override
+    public boolean tracesProgramFlow() {
+        return false;
+    }
+
+    @Override
     public boolean handlesDeviceType(String type) {
         return type.trim().toUpperCase(Locale.ROOT).startsWith("STM");
     }
