@@ -43,7 +43,7 @@ final class InputOptions {
     }
 
     @Option(names = "--protocol", paramLabel = "NAME",
-            description = "Protocol of a raw trace file: etm2, etm3, ptm or mtb (overrides the snapshot's device type).")
+            description = "Protocol of a raw trace file: etm2, etm3, ptm, mtb, itm or stm (overrides the snapshot's device type).")
     String protocol;
 
     @Option(names = "--trace", paramLabel = "FILE", description = "Raw trace file (instead of a snapshot).")
@@ -58,7 +58,7 @@ final class InputOptions {
     List<String> images = new ArrayList<>();
 
     @Option(names = "--reg", paramLabel = "NAME=VALUE",
-            description = "Trace unit register value (ETMCR, ETMIDR, ETMCCER, ETMTRACEIDR; for MTB POSITION, MASTER, FLOW, BASE, PC). Repeatable.")
+            description = "Trace unit register value (ETMCR, ETMIDR, ETMCCER, ETMTRACEIDR; for MTB POSITION, MASTER, FLOW, BASE, PC; for ITM ITMTCR, DWTCTRL; for STM STMTCSR). Repeatable.")
     List<String> regs = new ArrayList<>();
 
     @Option(names = "--limit", paramLabel = "N", description = "Bound on any single walk through code, in instructions (0 = the protocol's default).")

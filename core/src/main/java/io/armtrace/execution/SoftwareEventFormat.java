@@ -383,7 +383,7 @@ public final class SoftwareEventFormat {
         long pendingTs = -1;
         for (TraceElement e : events) {
             if (pendingTs >= 0 && !(e instanceof SoftwareMessage sm && sm.timestamped())) {
-                sb.append("timestamp ").append(pendingTs).append('\n'); // an STM NULL_TS
+                sb.append("timestamp ").append(Long.toUnsignedString(pendingTs)).append('\n'); // an STM NULL_TS
                 pendingTs = -1;
             }
             if (e instanceof TraceOn t) {
@@ -398,7 +398,7 @@ public final class SoftwareEventFormat {
                 if (stm) {
                     pendingTs = t.value(); // the ts= of the message that follows, or a NULL_TS
                 } else {
-                    sb.append("timestamp ").append(t.value()).append('\n');
+                    sb.append("timestamp ").append(Long.toUnsignedString(t.value())).append('\n');
                 }
             } else if (e instanceof SoftwareMessage m && m.master() == SoftwareMessage.NO_MASTER) {
                 sb.append("port ").append(m.channel()).append(" u").append(m.bits()).append(" 0x")
@@ -469,7 +469,7 @@ public final class SoftwareEventFormat {
             }
         }
         if (pendingTs >= 0) {
-            sb.append("timestamp ").append(pendingTs).append('\n');
+            sb.append("timestamp ").append(Long.toUnsignedString(pendingTs)).append('\n');
         }
         return sb.toString();
     }
