@@ -70,7 +70,7 @@ final class ItmCommand implements Callable<Integer> {
         long losses;
         try (OutputFile file = output.open(spec.commandLine().getOut(), input.inputFiles())) {
             PrintWriter out = file.writer();
-            StimulusConsole console = new StimulusConsole(out, chosen);
+            StimulusConsole console = new StimulusConsole(out, chosen).flushEachLine(output.output == null);
             job.protocol().decode(job.input(), console);
             console.end();
             bytes = console.bytes();

@@ -13,7 +13,8 @@ import java.nio.charset.StandardCharsets;
  * The console of ITM stimulus ports: what a program wrote to them (its printf output, one byte or a whole
  * 16- or 32-bit word at a time, lowest byte first) as text, a line at a time, flushed at each newline. Several
  * ports at once each keep their own line, which goes out prefixed with {@code [port N]} when it is complete,
- * so that their lines do not mix. Bytes are UTF-8 text; a line longer than {@link #MAX_LINE} bytes goes out
+ * so that their lines do not mix (a console read as it runs sees each line when it ends; see
+ * {@link #flushEachLine}). Bytes are UTF-8 text; a line longer than {@link #MAX_LINE} bytes goes out
  * in pieces, so memory stays bounded whatever the program wrote.
  */
 public final class StimulusConsole implements ElementSink {
@@ -23,6 +24,7 @@ public final class StimulusConsole implements ElementSink {
     private final int[] ports;
     private final boolean prefix;
     private final ByteArrayOutputStream[] lines;
+    private boolean flushEachLine = true;
     private long bytes;
     private long losses;
 
@@ -35,6 +37,15 @@ public final class StimulusConsole implements ElementSink {
         for (int i = 0; i < ports.length; i++) {
             lines[i] = new ByteArrayOutputStream();
         }
+    }
+
+    /**
+     * Whether each line is flushed as it ends (a console someone watches, the default), or only at the end (a
+     * file, where flushing line by line would only cost time).
+     */
+    public StimulusConsole flushEachLine(boolean on) {
+        this.flushEachLine = on;
+        return this;
     }
 
     /** Bytes written to the chosen ports. */
@@ -78,7 +89,9 @@ public final class StimulusConsole implements ElementSink {
         bytes++;
         if (b == '\n') {
             line(i);
-            out.flush();
+            if (flushEachLine) {
+                out.flush();
+            }
             return;
         }
         lines[i].write(b);
