@@ -53,6 +53,11 @@ final class InputOptions {
             description = "The --trace file is a CoreSight formatted buffer (ETB/TPIU frames); --source picks the ID.")
     boolean formatted;
 
+    @Option(names = "--oflow",
+            description = "The --trace file is an orbuculum OFLOW capture (COBS frames of tagged streams, as ORBTrace "
+                    + "probes deliver SWO and parallel trace); --source picks the stream (default 1, the ITM).")
+    boolean oflow;
+
     @Option(names = "--image", paramLabel = "FILE[@ADDR]",
             description = "Program image: an ELF file, or a raw binary at an address (file.bin@0x8000). Repeatable.")
     List<String> images = new ArrayList<>();
@@ -126,6 +131,12 @@ final class InputOptions {
         }
         if (formatted && trace == null) {
             throw new InputException("--formatted says how to read a --trace FILE; a snapshot's trace.ini gives its buffers' format.");
+        }
+        if (oflow && trace == null) {
+            throw new InputException("--oflow says how to read a --trace FILE; a snapshot's trace.ini gives its buffers' format.");
+        }
+        if (oflow && formatted) {
+            throw new InputException("--oflow and --formatted are two framings of a --trace file; give the one it has.");
         }
     }
 
@@ -237,7 +248,10 @@ final class InputOptions {
         String source = singleSource();
         int id;
         TraceData data;
-        if (formatted) {
+        if (oflow) {
+            id = source == null ? 1 : parseId(source);
+            data = TraceData.oflow(trace, id);
+        } else if (formatted) {
             if (source == null) {
                 throw new InputException("--formatted " + trace + ": say which trace ID to take with --source ID.");
             }
