@@ -20,7 +20,7 @@ public final class ItmPacket {
         OVERFLOW,
         /** 0b11TC0000 and 1 to 4 payload bytes: a local timestamp with its TC relation (D4.2.4). */
         LOCAL_TIMESTAMP_1,
-        /** 0b0TS0000, TS 1 to 6: a small local timestamp, synchronous with its packet. */
+        /** 0b0TTT0000, TTT 1 to 6: a small local timestamp, synchronous with its packet. */
         LOCAL_TIMESTAMP_2,
         /** 0x94: global timestamp bits [25:0], with the ClkCh and Wrap bits (D4.2.5). */
         GLOBAL_TIMESTAMP_1,

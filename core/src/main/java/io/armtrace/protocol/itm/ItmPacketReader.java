@@ -130,7 +130,7 @@ public final class ItmPacketReader {
             } else if (b == 0x70) {
                 emit(ItmPacket.Kind.OVERFLOW, pos, 1);
             } else if ((b & 0x80) == 0) {
-                // 0b0TS0000, TS 1 to 6: local timestamp 2, the value in the header (D4.2.4)
+                // 0b0TTT0000, TTT 1 to 6: local timestamp 2, the value in the header (D4.2.4)
                 emit(ItmPacket.Kind.LOCAL_TIMESTAMP_2, pos, 1);
                 p.value = (b >> 4) & 7;
                 p.size = 0;

@@ -26,7 +26,7 @@ public final class StmProtocol implements TraceProtocol {
 
     @Override
     public String title() {
-        return "STM (STPv2)";
+        return "STPv2 (STM)";
     }
 
     @Override
