@@ -105,9 +105,11 @@ public final class ItmFlow implements ItmPacketReader.Listener {
         }
     }
 
+    /** Decoding starts again at the next synchronization packet, knowing nothing, as a fresh decoder would. */
     private void lostSync(String why, long offset) {
         sink.accept(new Gap(source, why, offset));
         synced = false;
         needGts2 = true;
+        globalTimestamp = 0; // the low bits a lost GTS1 may have changed are not known either
     }
 }
