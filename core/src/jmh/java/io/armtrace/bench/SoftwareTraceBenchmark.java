@@ -1,6 +1,9 @@
-package io.armtrace.protocol.itm;
+package io.armtrace.bench;
 
 import io.armtrace.execution.SoftwareEventFormat;
+import io.armtrace.protocol.itm.ItmConfig;
+import io.armtrace.protocol.itm.ItmFlow;
+import io.armtrace.protocol.itm.ItmPacketReader;
 import io.armtrace.protocol.stm.StmPacketReader;
 import io.armtrace.protocol.stm.StmFlow;
 import io.armtrace.protocol.Protocols;
