@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
 """Bad-input campaign: mutated snapshots and huge inputs through every armtrace command.
 
-Each bundled example (examples/*) and the TC2 conformance snapshot (conformance/TC2) is
-copied and one of its files mutated: the trace buffer, an .ini file (its keys, numbers, paths and
+Each bundled example (examples/*), the TC2 conformance snapshot (conformance/TC2) and two software
+trace snapshots (an ITM, an STM: conformance/swtrace) is copied and one of its files mutated: the trace buffer, an .ini file (its keys, numbers, paths and
 register values), the ELF file or a memory dump. The mutations are bit flips, truncation, byte
 insertion and deletion, splices, random garbage and, for .ini files, edits of numbers, paths and keys.
 Every command then runs on the mutant with a timeout. Huge inputs (a random trace, a formatted buffer,
-a raw memory dump, 1 GiB each by default) run with a 64 MB heap.
+a raw memory dump, an SWO capture, 1 GiB each by default) run with a 64 MB heap.
 
 A run is classified by its exit code (0, 1, 2, other) and counted as a problem when it printed a stack
 trace (no --debug is given), ran out of memory, hung (timed out), or succeeded silently: exit 0 while
@@ -164,6 +164,10 @@ class Campaign:
         tc2 = os.path.normpath(os.path.join(self.root, "conformance", "TC2"))
         if os.path.isfile(os.path.join(tc2, "snapshot.ini")):
             dirs.append(tc2)
+        for sw in ("itm_only_csformat", "stm_only-juno"):  # software trace: ITM in CoreSight frames, an STM
+            d = os.path.normpath(os.path.join(self.root, "conformance", "swtrace", sw))
+            if os.path.isfile(os.path.join(d, "snapshot.ini")):
+                dirs.append(d)
         return dirs
 
     def commands(self, snap, out):
@@ -278,6 +282,26 @@ class Campaign:
                                  os.path.join(ex, "mtb-m0plus", "program.elf"), "--reg", "POSITION=0x20000000",
                                  "--reg", "MASTER=0x8000001f", "--reg", "BASE=0x20000000", "--last", "10"], None),
         ]
+        # software trace: random bytes as ITM and STM, and a valid SWO capture (the ITM encoder's output for a
+        # run of events, repeated) through the console and the decoder
+        runs += [("random-itm-last", ["decode", "--protocol", "itm", "--trace", rand, "--last", "10"], None),
+                 ("random-stm-last", ["decode", "--protocol", "stm", "--trace", rand, "--last", "10"], None)]
+        events = os.path.join(d, "events.txt")
+        with open(events, "w") as f:
+            for i in range(4000):
+                f.write('port %d "line %d\\n"\npc 0x%x\nexception %d exit\nlts %d\ntimestamp %d\n'
+                        % (i % 3, i, 0x08000000 + 4 * i, 16 + i % 40, 1 + i % 6, 1000 * i))
+        stretch = os.path.join(d, "stretch.swo")
+        subprocess.run(self.java("256m") + ["encode", "--protocol", "itm", "--events", events, "-o", stretch],
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
+        swo = os.path.join(d, "capture.swo")
+        unit = open(stretch, "rb").read()
+        with open(swo, "wb") as f:
+            for _ in range(size // len(unit) + 1):
+                f.write(unit)
+        runs += [("swo-itm-console", ["itm", "--trace", swo, "--port", "0,1,2", "-o", os.path.join(d, "console.txt")],
+                  os.path.join(d, "console.txt")),
+                 ("swo-itm-last", ["decode", "--protocol", "itm", "--trace", swo, "--last", "10"], None)]
         tc2 = os.path.normpath(os.path.join(self.root, "conformance", "TC2"))
         if os.path.isdir(tc2):
             snap = os.path.join(d, "tc2")

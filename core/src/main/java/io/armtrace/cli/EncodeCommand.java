@@ -40,12 +40,16 @@ import picocli.CommandLine.Option;
                 "  armtrace encode --protocol ptm --execution run.exec.gz --image prog.elf --return-stack=on --snapshot-out snap/",
                 "  armtrace encode --protocol etm3 --execution qemu.log --image prog.elf --cycle-accurate=on -o trace.bin --stats"})
 final class EncodeCommand implements Callable<Integer> {
-    @Option(names = "--protocol", required = true, paramLabel = "NAME", description = "etm2, etm3, ptm or mtb.")
+    @Option(names = "--protocol", required = true, paramLabel = "NAME", description = "etm2, etm3, ptm, mtb, itm or stm.")
     String protocol;
 
     @Option(names = "--execution", paramLabel = "LOG",
             description = "The execution: an armtrace execution record (plain or gzip) or a QEMU plugin log (I <pc> <size> <bytes> lines).")
     Path execution;
+
+    @Option(names = "--events", paramLabel = "FILE",
+            description = "For ITM and STM: the software events to encode (text, see docs/software-events.md), instead of an execution.")
+    Path events;
 
     @Option(names = "--image", paramLabel = "FILE[@ADDR]", description = "Program image (ELF, or raw binary at an address). Repeatable.")
     List<String> images = new ArrayList<>();
@@ -103,6 +107,9 @@ final class EncodeCommand implements Callable<Integer> {
                 stdout.commit();
             }
             return 0;
+        }
+        if (events != null) {
+            return encodeEvents(p, out);
         }
         if (execution == null) {
             throw new InputException("Say which execution to encode with --execution LOG.");
@@ -163,6 +170,49 @@ final class EncodeCommand implements Callable<Integer> {
                     clockMhz, bpi * clockMhz, bpi * clockMhz * 8);
         }
         spec.commandLine().getErr().printf("%s: %d instructions encoded as %d bytes of %s trace%n", execution, insns,
+                enc.trace().length, p.title());
+        try (OutputFile stdout = OutputFile.stdout(out)) {
+            stdout.commit();
+        }
+        return 0;
+    }
+
+    /** {@code --events}: software trace (ITM, STM) from a run of software events. */
+    private int encodeEvents(TraceProtocol p, PrintWriter out) throws IOException {
+        if (execution != null || !images.isEmpty() || cpuLog != null || profile != null || core != null) {
+            throw new InputException("--events gives software events; --execution, --image, --cpu-log, --profile and "
+                    + "--core describe an execution instead.");
+        }
+        if (output == null && snapshotOut == null && !stats) {
+            throw new InputException("Say where the trace goes: -o TRACE or --snapshot-out DIR (or --stats).");
+        }
+        if (!Files.isRegularFile(events)) {
+            throw new InputException(events + ": no such file.");
+        }
+        if (force && snapshotOut == null) {
+            throw new InputException("--force replaces an existing --snapshot-out directory; there is none to replace.");
+        }
+        Map<String, String> options = parseOptions(protocolOptions);
+        if (!p.name().equals("itm") && !p.name().equals("stm")) {
+            throw new InputException("--events describes software trace: --protocol itm or stm, not " + p.name() + ".");
+        }
+        List<io.armtrace.trace.TraceElement> list = io.armtrace.execution.SoftwareEventFormat.read(events, p.name(), 0);
+        EncodeOutput enc = p.encodeSoftware(list, options);
+        if (output != null) {
+            try (OutputFile file = OutputFile.open(output, out, List.of(events), "-o")) {
+                file.stream().write(enc.trace());
+                file.commit();
+            }
+        }
+        if (snapshotOut != null) {
+            OutputFile.writeDirectory(snapshotOut, force, "--snapshot-out", "snapshot.ini", dir -> SnapshotWriter.writeSoftware(dir,
+                    enc.deviceType(), enc.registers(), enc.trace()));
+        }
+        if (stats) {
+            out.printf("%s trace: %d bytes for %d events: %.2f bytes/event%n", p.title(), enc.trace().length, list.size(),
+                    list.isEmpty() ? 0.0 : (double) enc.trace().length / list.size());
+        }
+        spec.commandLine().getErr().printf("%s: %d events encoded as %d bytes of %s trace%n", events, list.size(),
                 enc.trace().length, p.title());
         try (OutputFile stdout = OutputFile.stdout(out)) {
             stdout.commit();

@@ -43,7 +43,7 @@ final class InputOptions {
     }
 
     @Option(names = "--protocol", paramLabel = "NAME",
-            description = "Protocol of a raw trace file: etm2, etm3, ptm, mtb, etm4 or ete (overrides the snapshot's device type).")
+            description = "Protocol of a raw trace file: etm2, etm3, ptm, mtb, etm4, ete, itm or stm (overrides the snapshot's device type).")
     String protocol;
 
     @Option(names = "--trace", paramLabel = "FILE", description = "Raw trace file (instead of a snapshot).")
@@ -53,13 +53,18 @@ final class InputOptions {
             description = "The --trace file is a CoreSight formatted buffer (ETB/TPIU frames); --source picks the ID.")
     boolean formatted;
 
+    @Option(names = "--oflow",
+            description = "The --trace file is an orbuculum OFLOW capture (COBS frames of tagged streams, as ORBTrace "
+                    + "probes deliver SWO and parallel trace); --source picks the stream (default 1, the ITM).")
+    boolean oflow;
+
     @Option(names = "--image", paramLabel = "FILE[@ADDR]",
             description = "Program image: an ELF file, or a raw binary at an address (file.bin@0x8000). Repeatable.")
     List<String> images = new ArrayList<>();
 
     @Option(names = "--reg", paramLabel = "NAME=VALUE",
             description = "Trace unit register value (ETMCR, ETMIDR, ETMCCER, ETMTRACEIDR; for MTB POSITION, MASTER, FLOW, BASE, PC; "
-                    + "for ETMv4/ETE TRCCONFIGR, TRCTRACEIDR, TRCIDR0-13, TRCDEVARCH). Repeatable.")
+                    + "for ETMv4/ETE TRCCONFIGR, TRCTRACEIDR, TRCIDR0-13, TRCDEVARCH; for ITM ITMTCR, DWTCTRL; for STM STMTCSR). Repeatable.")
     List<String> regs = new ArrayList<>();
 
     @Option(names = "--limit", paramLabel = "N", description = "Bound on any single walk through code, in instructions (0 = the protocol's default).")
@@ -137,6 +142,12 @@ final class InputOptions {
         }
         if (formatted && trace == null) {
             throw new InputException("--formatted says how to read a --trace FILE; a snapshot's trace.ini gives its buffers' format.");
+        }
+        if (oflow && trace == null) {
+            throw new InputException("--oflow says how to read a --trace FILE; a snapshot's trace.ini gives its buffers' format.");
+        }
+        if (oflow && formatted) {
+            throw new InputException("--oflow and --formatted are two framings of a --trace file; give the one it has.");
         }
     }
 
@@ -280,7 +291,10 @@ final class InputOptions {
         String source = singleSource();
         int id;
         TraceData data;
-        if (formatted) {
+        if (oflow) {
+            id = source == null ? 1 : parseId(source);
+            data = TraceData.oflow(trace, id);
+        } else if (formatted) {
             if (source == null) {
                 throw new InputException("--formatted " + trace + ": say which trace ID to take with --source ID.");
             }

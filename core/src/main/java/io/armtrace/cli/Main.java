@@ -10,8 +10,9 @@ import picocli.CommandLine.Command;
 /** The {@code armtrace} command. */
 @Command(name = "armtrace", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
         description = "Decodes Arm program-flow trace (ETMv1/v2, ETMv3, PFT/PTM, MTB) into the instructions the "
-                + "processor executed, and synthesizes trace from known executions.",
-        subcommands = {DecodeCommand.class, PacketsCommand.class, InfoCommand.class, DeformatCommand.class,
+                + "processor executed, and software trace (ITM/DWT, STM) into its messages; synthesizes trace from known "
+                + "executions.",
+        subcommands = {DecodeCommand.class, PacketsCommand.class, ItmCommand.class, InfoCommand.class, DeformatCommand.class,
                 EncodeCommand.class, StatsCommand.class, MergeCommand.class,
                 ProfileCommand.class, CallgraphCommand.class, CoverageCommand.class, ReportCommand.class,
                 CompletionCommand.class, ManCommand.class, CommandLine.HelpCommand.class})

@@ -44,6 +44,14 @@ public interface TraceProtocol {
         return new Registers();
     }
 
+    /**
+     * True for the protocols that trace program flow (instructions); false for software trace (ITM, STM), which
+     * the analysis views, made for program flow, leave out when they take every source of a snapshot.
+     */
+    default boolean tracesProgramFlow() {
+        return true;
+    }
+
     /** True if a snapshot device of this {@code type} (e.g. "ETM3.5", "PTM1.1") speaks this protocol. */
     boolean handlesDeviceType(String type);
 
@@ -104,6 +112,16 @@ public interface TraceProtocol {
      */
     default EncodeOutput encode(Execution execution, ProgramImage image, Map<String, String> options) {
         throw new UnsupportedProtocolException(title() + " trace synthesis is not available yet.");
+    }
+
+    /**
+     * Synthesizes the trace of a run of software trace: {@code events} as {@link
+     * io.armtrace.execution.SoftwareEventFormat} reads them, which are the elements the decoder gives back.
+     * For the software-trace protocols (ITM, STM); options as for {@link #encode}.
+     */
+    default EncodeOutput encodeSoftware(java.util.List<io.armtrace.trace.TraceElement> events, Map<String, String> options) {
+        throw new UnsupportedProtocolException(title() + " trace is not made from software events; it is made from an "
+                + "execution (--execution).");
     }
 
     /** Names and one-line descriptions of the options {@link #encode} accepts. */

@@ -228,8 +228,9 @@ public final class Snapshot {
     }
 
     /**
-     * The CoreSight trace ID of a source: ETMTRACEIDR (ETM, PTM), TRCTRACEIDR (ETMv4), or the TraceBusID
-     * field, bits 22:16, of ITMTCR (ITM); -1 when none is given.
+     * The CoreSight trace ID of a source: ETMTRACEIDR (ETM, PTM), TRCTRACEIDR (ETMv4), the TraceBusID
+     * field, bits 22:16, of ITMTCR (ITM), or the TRACEID field, bits 22:16, of STMTCSR (STM); -1 when none
+     * is given.
      */
     static int traceId(Registers r) {
         if (r.has("ETMTRACEIDR")) {
@@ -240,6 +241,9 @@ public final class Snapshot {
         }
         if (r.has("ITMTCR")) {
             return (int) ((r.get("ITMTCR", 0) >> 16) & 0x7F);
+        }
+        if (r.has("STMTCSR")) {
+            return (int) ((r.get("STMTCSR", 0) >> 16) & 0x7F);
         }
         return -1;
     }

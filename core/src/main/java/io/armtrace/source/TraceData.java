@@ -80,4 +80,22 @@ public interface TraceData {
             }
         };
     }
+
+    /**
+     * One tagged stream of an OFLOW capture (orbuculum's framing of ORBTrace probe data, see {@link OflowDecoder}),
+     * decoded chunk by chunk as it is read.
+     */
+    static TraceData oflow(Path file, int tag) {
+        return new TraceData() {
+            @Override
+            public String name() {
+                return file + " (OFLOW stream " + tag + ")";
+            }
+
+            @Override
+            public InputStream open() throws IOException {
+                return new OflowInputStream(Files.newInputStream(file), tag);
+            }
+        };
+    }
 }
