@@ -35,7 +35,8 @@ class Etm4ProtocolTest {
         }
         assertThat(Protocols.forDeviceType("ETE")).get().extracting(p -> p.name()).isEqualTo("ete");
         assertThat(Protocols.forDeviceType("ETM3.5")).get().extracting(p -> p.name()).isEqualTo("etm3");
-        assertThat(Protocols.forDeviceType("STM")).isEmpty();
+        assertThat(Protocols.forDeviceType("STM")).get().extracting(p -> p.name()).isEqualTo("stm");
+        assertThat(Protocols.forDeviceType("ETM5")).isEmpty();
     }
 
     @Test
