@@ -35,8 +35,9 @@ final class DeformatCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        if (!Files.isRegularFile(file)) {
-            throw new InputException(file + ": no such file.");
+        String problem = io.armtrace.image.FileKind.problem(file);
+        if (problem != null) {
+            throw new InputException(Messages.shorten(problem) + ".");
         }
         int id = InputOptions.parseId(source);
         OutputFile.refuseInput(output, java.util.List.of(file), "-o");
