@@ -378,8 +378,7 @@ final class OutputFile implements Closeable {
         Path where = resolve(target, option).path();
         FileKind kind = FileKind.of(where);
         if (kind != FileKind.MISSING && kind != FileKind.DIRECTORY) {
-            throw new InputException(named + ": " + (kind == FileKind.REGULAR ? "is a file" : kind.refusal().replace(", not a regular file", ""))
-                    + ", not a directory.");
+            throw new InputException(named + ": is " + kind.noun() + ", not a directory.");
         }
         Path parent = where.getParent();
         if (parent == null || !Files.isDirectory(parent)) {

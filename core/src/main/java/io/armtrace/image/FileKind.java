@@ -14,13 +14,13 @@ import java.nio.file.attribute.BasicFileAttributes;
  * words that say what the path is instead.
  */
 public enum FileKind {
-    REGULAR(null),
-    MISSING("no such file"),
-    DIRECTORY("is a directory, not a file"),
-    FIFO("is a named pipe (FIFO), not a regular file"),
-    DEVICE("is a device, not a regular file"),
-    SOCKET("is a socket, not a regular file"),
-    OTHER("is not a regular file");
+    REGULAR("a file", null),
+    MISSING("nothing", "no such file"),
+    DIRECTORY("a directory", "is a directory, not a file"),
+    FIFO("a named pipe (FIFO)", "is a named pipe (FIFO), not a regular file"),
+    DEVICE("a device", "is a device, not a regular file"),
+    SOCKET("a socket", "is a socket, not a regular file"),
+    OTHER("a special file", "is a special file, not a regular file");
 
     /** File type bits of st_mode (POSIX {@code <sys/stat.h>}): S_IFMT and the types armtrace tells apart. */
     private static final int S_IFMT = 0170000;
@@ -29,10 +29,17 @@ public enum FileKind {
     private static final int S_IFBLK = 0060000;
     private static final int S_IFSOCK = 0140000;
 
+    private final String noun;
     private final String refusal;
 
-    FileKind(String refusal) {
+    FileKind(String noun, String refusal) {
+        this.noun = noun;
         this.refusal = refusal;
+    }
+
+    /** What it is, to finish "is ...": "a directory", "a named pipe (FIFO)", "a device". */
+    public String noun() {
+        return noun;
     }
 
     /** What is wrong with a path where a regular file is expected: "no such file", "is a directory, ..."; null for a regular file. */

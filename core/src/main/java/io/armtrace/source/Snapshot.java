@@ -111,8 +111,7 @@ public final class Snapshot {
             throw new InputException(IniFile.shown(dir.toString()) + ": no such snapshot directory.");
         }
         if (kind != FileKind.DIRECTORY) {
-            throw new InputException(IniFile.shown(dir.toString()) + ": " + (kind == FileKind.REGULAR ? "is a file" : kind.refusal())
-                    + ", not a snapshot directory.");
+            throw new InputException(IniFile.shown(dir.toString()) + ": is " + kind.noun() + ", not a snapshot directory.");
         }
         Path snapshotIni = dir.resolve("snapshot.ini");
         if (FileKind.of(snapshotIni) == FileKind.MISSING) {
