@@ -11,6 +11,6 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 "$root/armtrace" --version > /dev/null
 args=()
 for a in "$@"; do
-  if [ "$a" = "--quick" ]; then args+=(--mutants 6 --big-bytes $((256 << 20)) --timeout 60); else args+=("$a"); fi
+  if [ "$a" = "--quick" ]; then args+=(--mutants 6 --big-bytes $((256 << 20)) --timeout 60 --safety-fraction 0.25); else args+=("$a"); fi
 done
 exec python3 "$root/tools/campaign/campaign.py" "${args[@]}"

@@ -161,6 +161,15 @@ final class OutputFile implements Closeable {
         return new OutputFile(target, file, temp, out, false, null);
     }
 
+    /**
+     * True when writing {@code target} replaces an existing regular file (after its links); false for a new file,
+     * a device, a pipe or a descriptor such as /dev/stdout, which are written to, not replaced.
+     */
+    static boolean replacesAFile(Path target) {
+        Resolved where = resolve(target, "-o");
+        return !where.descriptor() && FileKind.of(where.path()) == FileKind.REGULAR;
+    }
+
     /** A path after its symbolic links; {@code descriptor} when it is an open file descriptor's entry in /proc. */
     record Resolved(Path path, boolean descriptor) {
     }

@@ -93,6 +93,19 @@ class OutputTargetsTest {
         assertThat(Files.isSymbolicLink(stdoutLink)).isTrue();
         assertThat(Files.readSymbolicLink(stdoutLink)).isEqualTo(Path.of("/proc/self/fd/1"));
         assertThat(names(tmp)).containsExactly("err.txt", "f.txt", "stdout");
+
+        // deformat, which replaces an existing file only with --force, writes to the descriptor without it: the
+        // file behind it is the caller's redirection, not a file to replace
+        Path raw = tmp.resolve("raw.bin");
+        Process d = new ProcessBuilder(javaBin(), "-cp", System.getProperty("java.class.path"), "io.armtrace.cli.Main",
+                "deformat", io.armtrace.testdata.SharedData.tc2().resolve("cstrace.bin").toString(), "--source", "0x10",
+                "-o", stdoutLink.toString())
+                .redirectOutput(raw.toFile()).redirectError(tmp.resolve("err.txt").toFile()).start();
+        assertThat(d.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(d.exitValue()).as(Files.readString(tmp.resolve("err.txt"))).isZero();
+        assertThat(Files.readAllBytes(raw)).isEqualTo(io.armtrace.source.FrameDeformatter.demultiplex(
+                Files.readAllBytes(io.armtrace.testdata.SharedData.tc2().resolve("cstrace.bin"))).get(0x10));
+        assertThat(Files.isSymbolicLink(stdoutLink)).isTrue();
     }
 
     @Test
