@@ -1,16 +1,21 @@
 #!/usr/bin/env python3
-"""Bad-input campaign: mutated snapshots and huge inputs through every armtrace command.
+"""Bad-input campaign: mutated snapshots, huge inputs, and files that are not plain files, through every command.
 
 Each bundled example (examples/*) and the TC2 conformance snapshot (conformance/TC2) is
 copied and one of its files mutated: the trace buffer, an .ini file (its keys, numbers, paths and
 register values), the ELF file or a memory dump. The mutations are bit flips, truncation, byte
 insertion and deletion, splices, random garbage and, for .ini files, edits of numbers, paths and keys.
 Every command then runs on the mutant with a timeout. Huge inputs (a random trace, a formatted buffer,
-a raw memory dump, 1 GiB each by default) run with a 64 MB heap.
+a raw memory dump, 1 GiB each by default) run with a 64 MB heap. The data-safety cases of safety.py put
+named pipes, devices, directories and symbolic links where inputs and outputs belong, fill outputs and the
+temporary directory, close pipes early, and give numbers and counts that are not numbers or do not fit.
 
-A run is classified by its exit code (0, 1, 2, other) and counted as a problem when it printed a stack
-trace (no --debug is given), ran out of memory, hung (timed out), or succeeded silently: exit 0 while
-its output went nowhere (written to /dev/full) or a file it must write is missing or empty.
+A run is classified by its exit code (0, 1, 2, 141, other) and counted as a problem when it printed a stack
+trace (no --debug is given), ran out of memory, hung (timed out, or went on for more than 10 s after its
+reader left), or succeeded silently: exit 0 while its output went nowhere (written to /dev/full), a file it
+must write is missing or empty, or the case expects a refusal. The safety cases also count files changed
+that must not change (clobbered), secrets repeated in messages (leaked), exit codes the case does not allow,
+left-over temporary files, and directories whose mode is not what the umask gives.
 Prints a summary table and exits 1 if any problem occurred. See tools/campaign/run.sh.
 """
 import argparse

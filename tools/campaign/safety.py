@@ -585,7 +585,7 @@ class Safety:
                     raise subprocess.TimeoutExpired(argv, self.c.args.timeout)
                 drain.join(10)
                 rc, err = p.returncode, b"".join(err_chunks).decode("utf-8", "replace")
-                kept_going = time.time() - left > 30
+                kept_going = time.time() - left > 10
             else:
                 target = {"devnull": os.devnull, "full": "/dev/full"}.get(case.stdout, case.stdout)
                 with open(target, "wb") as o:
