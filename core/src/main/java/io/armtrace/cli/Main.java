@@ -215,9 +215,10 @@ public final class Main implements Runnable {
         });
         // picocli prints --help, --version and usage itself, and shows a stack trace for anything they throw: a
         // failed write there ends the command as any other
+        CommandLine.IExecutionStrategy strategy = cl.getExecutionStrategy();
         cl.setExecutionStrategy(parseResult -> {
             try {
-                return new CommandLine.RunLast().execute(parseResult);
+                return strategy.execute(parseResult);
             } catch (RuntimeException e) {
                 OutputFile.OutputFailure lost = outputFailureIn(e);
                 if (lost == null) {
