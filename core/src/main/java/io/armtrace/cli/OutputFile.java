@@ -422,7 +422,12 @@ final class OutputFile implements Closeable {
             }
         }
         installHook();
-        Path fresh = createDirectoryBeside(where, ".new");
+        Path fresh;
+        try {
+            fresh = createDirectoryBeside(where, ".new");
+        } catch (IOException e) {
+            throw new OutputFailure(Messages.shorten(target.toString()) + ": cannot be written (" + Messages.reason(e) + ").", e);
+        }
         try {
             contents.writeInto(fresh);
             if (!replace) {
