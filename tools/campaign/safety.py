@@ -106,7 +106,7 @@ class Safety:
         with gzip.open(os.path.join(gt, "m0plus.elf.gz")) as f, open(self.elf, "wb") as out:
             out.write(f.read())
 
-    # ---- helpers -------------------------------------------------------------------------------
+    # ---- building blocks -----------------------------------------------------------------------
     def case_dir(self):
         self.n += 1
         d = os.path.join(self.work, "c%04d" % self.n)

@@ -177,7 +177,7 @@ final class OutputFile implements Closeable {
     /**
      * Follows the symbolic links of {@code target} one by one, as the kernel would, to the file they name (which
      * need not exist: a dangling link names the file to create). It stops at a link that is an entry of a
-     * process's descriptor table ({@code /proc/PID/fd/N}, which {@code /dev/stdout} and {@code /dev/fd/N} lead to):
+     * process's descriptor table ({@code /proc/PID/fd/N}, which {@code /dev/stdout} and {@code /dev/fd/N} point to):
      * such a link names an open file, not a path, and must be opened as it is.
      */
     static Resolved resolve(Path target, String option) {
@@ -202,7 +202,7 @@ final class OutputFile implements Closeable {
         throw new InputException(option + " " + Messages.shorten(target.toString()) + ": too many levels of symbolic links.");
     }
 
-    /** True for /proc/PID/fd and /proc/PID/task/TID/fd (and so /proc/self/fd and /dev/fd, which lead there). */
+    /** True for /proc/PID/fd and /proc/PID/task/TID/fd (and so /proc/self/fd and /dev/fd, which point there). */
     private static boolean isDescriptorTable(Path dir) {
         if (dir == null) {
             return false;
@@ -355,7 +355,7 @@ final class OutputFile implements Closeable {
 
     /** The JVM's temporary directory ({@code java.io.tmpdir}), where part files go. */
     static String temporaryDirectory() {
-        return System.getProperty("java.io.tmpdir", "/tmp");
+        return String.valueOf(System.getProperty("java.io.tmpdir"));
     }
 
     /**
