@@ -69,7 +69,8 @@ final class EncodeCommand implements Callable<Integer> {
             description = "Write a complete snapshot directory (readable by armtrace decode and OpenCSD trc_pkt_lister).")
     Path snapshotOut;
 
-    @Option(names = "--force", description = "Replace an existing --snapshot-out directory.")
+    @Option(names = "--force", description = "Replace a --snapshot-out directory that is not empty (the new snapshot is built "
+            + "beside it and swapped in; the old one stays whole if anything fails).")
     boolean force;
 
     @Option(names = "--core", paramLabel = "TYPE", description = "Core type for the snapshot's core device, e.g. Cortex-A9, Cortex-M3.")
@@ -117,8 +118,12 @@ final class EncodeCommand implements Callable<Integer> {
         if (output == null && snapshotOut == null && !stats) {
             throw new InputException("Say where the trace goes: -o TRACE or --snapshot-out DIR (or --stats).");
         }
-        if (!Files.isRegularFile(execution)) {
-            throw new InputException(execution + ": no such file.");
+        for (Path log : cpuLog == null ? List.of(execution) : List.of(execution, cpuLog)) {
+            String problem = io.armtrace.image.FileKind.problem(log);
+            if (problem != null) {
+                // a log is read twice (its first line says what it is): a pipe cannot be
+                throw new InputException(Messages.shorten(problem) + ".");
+            }
         }
         ProgramImage image = ProgramImage.of(new MemoryImage());
         for (String arg : images) {
@@ -158,8 +163,8 @@ final class EncodeCommand implements Callable<Integer> {
         if (snapshotOut != null) {
             String coreType = core != null ? core : loaded.coreType();
             MemoryImage memory = image.memory();
-            OutputFile.writeDirectory(snapshotOut, force, "--snapshot-out", "snapshot.ini", dir -> SnapshotWriter.write(dir, coreType,
-                    memory, enc.deviceType(), enc.registers(), enc.trace()));
+            OutputFile.writeDirectory(snapshotOut, force, "--snapshot-out", "snapshot.ini", inputFiles(),
+                    dir -> SnapshotWriter.write(dir, coreType, memory, enc.deviceType(), enc.registers(), enc.trace()));
         }
         long insns = loaded.execution().steps().size();
         if (stats) {
@@ -186,8 +191,9 @@ final class EncodeCommand implements Callable<Integer> {
         if (output == null && snapshotOut == null && !stats) {
             throw new InputException("Say where the trace goes: -o TRACE or --snapshot-out DIR (or --stats).");
         }
-        if (!Files.isRegularFile(events)) {
-            throw new InputException(events + ": no such file.");
+        String eventsProblem = io.armtrace.image.FileKind.problem(events);
+        if (eventsProblem != null) {
+            throw new InputException(Messages.shorten(eventsProblem) + ".");
         }
         if (force && snapshotOut == null) {
             throw new InputException("--force replaces an existing --snapshot-out directory; there is none to replace.");
@@ -205,7 +211,8 @@ final class EncodeCommand implements Callable<Integer> {
             }
         }
         if (snapshotOut != null) {
-            OutputFile.writeDirectory(snapshotOut, force, "--snapshot-out", "snapshot.ini", dir -> SnapshotWriter.writeSoftware(dir,
+            OutputFile.writeDirectory(snapshotOut, force, "--snapshot-out", "snapshot.ini", List.of(events),
+                    dir -> SnapshotWriter.writeSoftware(dir,
                     enc.deviceType(), enc.registers(), enc.trace()));
         }
         if (stats) {
@@ -313,6 +320,15 @@ final class EncodeCommand implements Callable<Integer> {
                 options.put(body, "");
             }
         }
+        options.forEach((name, value) -> {
+            for (int c = 0; c < value.length(); c++) {
+                if (value.charAt(c) > 0x7F && Character.isDigit(value.charAt(c))) {
+                    // Java's number parsers take other scripts' digits (full-width, Arabic-Indic); numbers here are ASCII
+                    throw new InputException("--" + Messages.shorten(name) + " " + Messages.shorten(value)
+                            + ": numbers are written in ASCII digits (0-9).");
+                }
+            }
+        });
         return options;
     }
 }

@@ -167,11 +167,7 @@ final class InfoCommand implements Callable<Integer> {
             if (eq <= 0) {
                 throw new io.armtrace.source.InputException("--reg " + Messages.shorten(reg) + ": expected NAME=VALUE.");
             }
-            try {
-                r.put(reg.substring(0, eq), io.armtrace.source.IniFile.parseNumber(reg.substring(eq + 1)));
-            } catch (NumberFormatException e) {
-                throw new io.armtrace.source.InputException("--reg " + Messages.shorten(reg) + ": the value is not a number.");
-            }
+            r.put(reg.substring(0, eq), InputOptions.registerValue(reg, reg.substring(eq + 1)));
         }
         InputOptions.checkRegisters(p, r);
         out.println(p.title() + " trace unit:");

@@ -110,13 +110,20 @@ final class InputOptions {
             if (eq <= 0) {
                 throw new InputException("--reg " + Messages.shorten(s) + ": expected NAME=VALUE.");
             }
-            try {
-                r.put(s.substring(0, eq), IniFile.parseNumber(s.substring(eq + 1)));
-            } catch (NumberFormatException e) {
-                throw new InputException("--reg " + Messages.shorten(s) + ": the value is not a number.");
-            }
+            r.put(s.substring(0, eq), registerValue(s, s.substring(eq + 1)));
         }
         return r;
+    }
+
+    /** The value of a {@code --reg NAME=VALUE}: a C literal in ASCII digits, never negative. */
+    static long registerValue(String option, String value) {
+        try {
+            return IniFile.parseNumber(value);
+        } catch (NumberFormatException e) {
+            throw new InputException("--reg " + Messages.shorten(option) + (IniFile.negative(value)
+                    ? ": a register value is never negative (give its bits, e.g. 0xFFFFFFFF)."
+                    : ": the value is not a number (C notation in ASCII digits: 4096, 0x1000 or 010000)."));
+        }
     }
 
     /** Refuses a {@code --reg} that {@code p} does not read: a typo would otherwise be ignored silently. */
@@ -276,8 +283,10 @@ final class InputOptions {
         if (trace == null) {
             throw new InputException("Nothing to decode: give a snapshot directory, or --trace FILE with --protocol.");
         }
-        if (!Files.isRegularFile(trace)) {
-            throw new InputException(trace + ": no such file.");
+        String problem = io.armtrace.image.FileKind.problem(trace);
+        if (problem != null) {
+            // a trace is read more than once (a progress bar's size, packet bytes beside packets): a pipe cannot be
+            throw new InputException(Messages.shorten(problem) + ".");
         }
         if (io.armtrace.source.perf.PerfData.looksLikePerfData(trace)) {
             throw perfData(trace);
