@@ -56,7 +56,7 @@ final class FilterOptions {
         if (!active()) {
             return sink;
         }
-        return new ElementFilter(sink, image.memory(), ranges(image), start == null ? null : bound("--start", start),
+        return new ElementFilter(sink, ranges(image), start == null ? null : bound("--start", start),
                 stop == null ? null : bound("--stop", stop), timeline);
     }
 

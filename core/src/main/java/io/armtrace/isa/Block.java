@@ -1,5 +1,7 @@
 package io.armtrace.isa;
 
+import io.armtrace.trace.CallKind;
+import io.armtrace.trace.InstructionSizes;
 import io.armtrace.trace.Isa;
 import io.armtrace.trace.WaypointKind;
 
@@ -33,8 +35,14 @@ public final class Block {
     private final long start;
     private final Isa isa;
     private final int count;
-    /** Byte offset of each instruction from start, or null when all have the same size. */
+    /**
+     * Byte offset of each instruction from start and, after the last, the block's length; null when all
+     * have the same size. Shared with {@link #sizes}.
+     */
     private final int[] offsets;
+    /** The instruction sizes as the element stream carries them, shared by every range cut from this block. */
+    private final InstructionSizes sizes;
+    private final CallKind call;
     private final int uniformSize;
     private final long lastAddress;
     private final int lastSize;
@@ -57,6 +65,7 @@ public final class Block {
         this.uniformSize = uniformSize;
         this.end = end;
         this.missingAddress = missingAddress;
+        this.sizes = offsets == null ? InstructionSizes.uniform(uniformSize) : InstructionSizes.ofOffsets(offsets);
         if (count > 0) {
             this.lastAddress = last.address;
             this.lastSize = last.size;
@@ -74,6 +83,7 @@ public final class Block {
             this.cond = last.cond;
             this.conditional = last.conditional;
             this.opcode = last.opcode;
+            this.call = last.link ? CallKind.CALL : last.ret ? CallKind.RETURN : CallKind.NONE;
         } else {
             this.kind = WaypointKind.NONE;
             this.target = -1;
@@ -83,6 +93,7 @@ public final class Block {
             this.cond = 14;
             this.conditional = false;
             this.opcode = count > 0 ? last.opcode : 0;
+            this.call = CallKind.NONE;
         }
     }
 
@@ -147,6 +158,19 @@ public final class Block {
     /** True if the waypoint is a branch with link (BL, BLX). */
     public boolean link() {
         return link;
+    }
+
+    /** Whether the waypoint is a branch with link or a return; NONE when the block did not end at one. */
+    public CallKind call() {
+        return call;
+    }
+
+    /**
+     * The sizes of the block's instructions, for the ranges a flow cuts from it: instruction i of the
+     * block is instruction i of these sizes. Immutable and shared.
+     */
+    public InstructionSizes sizes() {
+        return sizes;
     }
 
     /** Address after the waypoint; the return address of a linking branch. */

@@ -258,7 +258,8 @@ public final class CodeWalker {
             it = c.itStateAfter;
             a += c.size;
         }
-        int[] offsets = mixed ? java.util.Arrays.copyOf(offs, n) : null;
+        offs[n] = bytes; // the block's length after the last offset: the element stream's InstructionSizes form
+        int[] offsets = mixed ? java.util.Arrays.copyOf(offs, n + 1) : null;
         return new Block(address, isa, n, offsets, n == 0 ? isa.alignment() : firstSize, end, missing, prev);
     }
 }

@@ -23,6 +23,11 @@ public final class Insn {
     public Isa targetIsa;
     /** True for branches with link (BL, BLX): they write {@link #returnAddress} into LR. */
     public boolean link;
+    /**
+     * True for an indirect branch that returns by convention (ARM DDI 0406C): BX LR; MOV PC, LR; POP or
+     * LDM SP! with the PC in the list; LDR PC, [SP], #4. OpenCSD calls these implied returns.
+     */
+    public boolean ret;
     /** address + size: the return address a linking branch pushes. */
     public long returnAddress;
     /** Condition code 0-15 (14 = always); inside an IT block, the block's condition for it. */
@@ -72,6 +77,7 @@ public final class Insn {
         this.target = -1;
         this.targetIsa = isa;
         this.link = false;
+        this.ret = false;
         this.returnAddress = 0;
         this.cond = 14;
         this.conditional = false;
@@ -90,6 +96,7 @@ public final class Insn {
         c.target = target;
         c.targetIsa = targetIsa;
         c.link = link;
+        c.ret = ret;
         c.returnAddress = returnAddress;
         c.cond = cond;
         c.conditional = conditional;

@@ -9,11 +9,15 @@ import io.armtrace.trace.Context;
 import io.armtrace.trace.CycleCount;
 import io.armtrace.trace.DecodeError;
 import io.armtrace.trace.ElementSink;
+import io.armtrace.trace.ElementVisitor;
+import io.armtrace.trace.Event;
 import io.armtrace.trace.ExceptionEntry;
 import io.armtrace.trace.ExceptionReturn;
 import io.armtrace.trace.Gap;
+import io.armtrace.trace.InstructionCount;
 import io.armtrace.trace.InstructionRange;
 import io.armtrace.trace.NoImage;
+import io.armtrace.trace.SecurityState;
 import io.armtrace.trace.Timestamp;
 import io.armtrace.trace.TraceElement;
 import io.armtrace.trace.TraceOn;
@@ -29,7 +33,7 @@ import java.io.UncheckedIOException;
  * {@code withSource}, every line also has {@code "src"} (the trace ID). The other types are listed in
  * README.md.
  */
-public final class JsonlWriter implements ElementSink {
+public final class JsonlWriter implements ElementSink, ElementVisitor {
     private final JsonGenerator g;
     private final ProgramImage image;
     private final boolean withSource;
@@ -251,59 +255,90 @@ public final class JsonlWriter implements ElementSink {
 
     @Override
     public void accept(TraceElement element) {
+        element.accept(this);
+    }
+
+    @Override
+    public void visit(InstructionRange r) {
         try {
-            write(element);
+            if (ranges) {
+                range(r);
+            } else {
+                instructions(r);
+            }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
     }
 
-    private void write(TraceElement element) throws IOException {
-        if (element instanceof InstructionRange r) {
-            if (ranges) {
-                g.writeStartObject();
-                g.writeStringField("type", "range");
-                if (withSource) {
-                    g.writeNumberField("src", r.source());
-                }
-                g.writeStringField("start", hex(r.start()));
-                g.writeStringField("end", hex(r.end()));
-                g.writeNumberField("count", r.count());
-                g.writeStringField("isa", r.isa().name());
-                g.writeStringField("last", hex(r.lastAddress()));
-                g.writeStringField("last_kind", r.lastKind().name().toLowerCase(java.util.Locale.ROOT));
-                g.writeBooleanField("last_executed", r.lastExecuted());
-                instructionFields(r.start());
-                endLine();
-                return;
+    private void range(InstructionRange r) throws IOException {
+        g.writeStartObject();
+        g.writeStringField("type", "range");
+        if (withSource) {
+            g.writeNumberField("src", r.source());
+        }
+        g.writeStringField("start", hex(r.start()));
+        g.writeStringField("end", hex(r.end()));
+        g.writeNumberField("count", r.count());
+        g.writeStringField("isa", r.isa().name());
+        g.writeStringField("last", hex(r.lastAddress()));
+        g.writeStringField("last_kind", r.lastKind().name().toLowerCase(java.util.Locale.ROOT));
+        g.writeBooleanField("last_executed", r.lastExecuted());
+        instructionFields(r.start());
+        endLine();
+    }
+
+    /** One {@code insn} line per instruction: the hot path of the writer. */
+    private void instructions(InstructionRange r) throws IOException {
+        // pre-encoded names and a reused buffer for the address
+        SerializedString isaValue = ISA_VALUES[r.isa().ordinal()];
+        long a = r.start();
+        for (int i = 0; i < r.count(); i++) {
+            int size = r.sizeOf(i);
+            g.writeStartObject();
+            g.writeFieldName(F_TYPE);
+            g.writeString(V_INSN);
+            if (withSource) {
+                writeSource(r.source());
             }
-            String isa = r.isa().name();
-            // the hot path of the writer: pre-encoded names and a reused buffer for the address
-            SerializedString isaValue = ISA_VALUES[r.isa().ordinal()];
-            long a = r.start();
-            for (int i = 0; i < r.count(); i++) {
-                int size = InstructionWalk.size(image.memory(), a, r.isa());
-                g.writeStartObject();
-                g.writeFieldName(F_TYPE);
-                g.writeString(V_INSN);
-                if (withSource) {
-                    writeSource(r.source());
-                }
-                g.writeFieldName(F_ADDR);
-                g.writeString(hexBuf, 0, hexInto(a));
-                g.writeFieldName(F_ISA);
-                g.writeString(isaValue);
-                g.writeFieldName(F_SIZE);
-                g.writeNumber(size);
-                g.writeFieldName(F_EXECUTED);
-                g.writeBoolean(i < r.count() - 1 || r.lastExecuted());
-                if (annotator != null || timeline != null) { // any optional per-instruction field asked for
-                    instructionFields(a, size, r.isa());
-                }
-                endLine();
-                a += size;
+            g.writeFieldName(F_ADDR);
+            g.writeString(hexBuf, 0, hexInto(a));
+            g.writeFieldName(F_ISA);
+            g.writeString(isaValue);
+            g.writeFieldName(F_SIZE);
+            g.writeNumber(size);
+            g.writeFieldName(F_EXECUTED);
+            g.writeBoolean(i < r.count() - 1 || r.lastExecuted());
+            if (annotator != null || timeline != null) { // any optional per-instruction field asked for
+                instructionFields(a, size, r.isa());
             }
-        } else if (element instanceof ExceptionEntry e) {
+            endLine();
+            a += size;
+        }
+    }
+
+    /** {@code insn_count}: instructions whose path the trace does not give. */
+    @Override
+    public void visit(InstructionCount c) {
+        try {
+            begin("insn_count", c.source());
+            g.writeNumberField("count", c.count());
+            g.writeStringField("isa", c.isa().name());
+            if (c.start() >= 0) {
+                g.writeStringField("start", hex(c.start()));
+            }
+            if (c.end() >= 0) {
+                g.writeStringField("end", hex(c.end()));
+            }
+            endLine();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    @Override
+    public void visit(ExceptionEntry e) {
+        try {
             begin("exception", e.source());
             g.writeNumberField("number", e.number());
             if (e.name() != null) {
@@ -313,29 +348,71 @@ public final class JsonlWriter implements ElementSink {
                 g.writeStringField("return", hex(e.preferredReturn()));
             }
             g.writeBooleanField("cancelled", e.cancelled());
+            if (e.exceptionLevel() >= 0) {
+                g.writeNumberField("el", e.exceptionLevel());
+            }
             endLine();
-        } else if (element instanceof ExceptionReturn e) {
+        } catch (IOException x) {
+            throw new UncheckedIOException(x);
+        }
+    }
+
+    @Override
+    public void visit(ExceptionReturn e) {
+        try {
             begin("exception_return", e.source());
             if (e.target() >= 0) {
                 g.writeStringField("target", hex(e.target()));
             }
             endLine();
-        } else if (element instanceof TraceOn t) {
+        } catch (IOException x) {
+            throw new UncheckedIOException(x);
+        }
+    }
+
+    @Override
+    public void visit(TraceOn t) {
+        try {
             begin("trace_on", t.source());
             g.writeStringField("reason", t.reason().name().toLowerCase(java.util.Locale.ROOT));
             g.writeNumberField("offset", t.offset());
             endLine();
-        } else if (element instanceof Gap gap) {
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    @Override
+    public void visit(Gap gap) {
+        try {
             begin("gap", gap.source());
             g.writeStringField("reason", gap.reason());
             g.writeNumberField("offset", gap.offset());
             endLine();
-        } else if (element instanceof NoImage n) {
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    @Override
+    public void visit(NoImage n) {
+        try {
             begin("no_image", n.source());
             g.writeStringField("addr", hex(n.address()));
             g.writeStringField("isa", n.isa().name());
             endLine();
-        } else if (element instanceof Context c) {
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * {@code context}: the fields of the AArch32 protocols always, those only later protocols trace
+     * ({@code el}, {@code aarch64}, a {@code security} state other than Secure and Non-secure) when known.
+     */
+    @Override
+    public void visit(Context c) {
+        try {
             begin("context", c.source());
             if (c.contextId() >= 0) {
                 g.writeStringField("context_id", hex(c.contextId()));
@@ -345,20 +422,71 @@ public final class JsonlWriter implements ElementSink {
             }
             g.writeBooleanField("non_secure", c.nonSecure());
             g.writeBooleanField("hyp", c.hyp());
+            if (c.security() == SecurityState.REALM || c.security() == SecurityState.ROOT) {
+                g.writeStringField("security", c.security().name().toLowerCase(java.util.Locale.ROOT));
+            }
+            if (c.exceptionLevel() >= 0) {
+                g.writeNumberField("el", c.exceptionLevel());
+            }
+            if (c.aarch64()) {
+                g.writeBooleanField("aarch64", true);
+            }
             endLine();
-        } else if (element instanceof Timestamp t) {
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    @Override
+    public void visit(Timestamp t) {
+        try {
             begin("timestamp", t.source());
             g.writeNumberField("value", t.value());
+            if (t.cycles() >= 0) {
+                g.writeNumberField("cycle_count", t.cycles());
+            }
             endLine();
-        } else if (element instanceof CycleCount c) {
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    @Override
+    public void visit(CycleCount c) {
+        try {
             begin("cycles", c.source());
             g.writeNumberField("count", c.cycles());
             endLine();
-        } else if (element instanceof Trigger t) {
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    @Override
+    public void visit(Event e) {
+        try {
+            begin("event", e.source());
+            g.writeNumberField("number", e.number());
+            endLine();
+        } catch (IOException x) {
+            throw new UncheckedIOException(x);
+        }
+    }
+
+    @Override
+    public void visit(Trigger t) {
+        try {
             begin("trigger", t.source());
             g.writeNumberField("offset", t.offset());
             endLine();
-        } else if (element instanceof DecodeError e) {
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    @Override
+    public void visit(DecodeError e) {
+        try {
             begin("error", e.source());
             g.writeStringField("message", e.message());
             if (e.address() >= 0) {
@@ -368,6 +496,8 @@ public final class JsonlWriter implements ElementSink {
                 g.writeNumberField("offset", e.offset());
             }
             endLine();
+        } catch (IOException x) {
+            throw new UncheckedIOException(x);
         }
     }
 

@@ -8,11 +8,15 @@ import io.armtrace.trace.Context;
 import io.armtrace.trace.CycleCount;
 import io.armtrace.trace.DecodeError;
 import io.armtrace.trace.ElementSink;
+import io.armtrace.trace.ElementVisitor;
+import io.armtrace.trace.Event;
 import io.armtrace.trace.ExceptionEntry;
 import io.armtrace.trace.ExceptionReturn;
 import io.armtrace.trace.Gap;
+import io.armtrace.trace.InstructionCount;
 import io.armtrace.trace.InstructionRange;
 import io.armtrace.trace.NoImage;
+import io.armtrace.trace.SecurityState;
 import io.armtrace.trace.Timestamp;
 import io.armtrace.trace.TraceElement;
 import io.armtrace.trace.TraceOn;
@@ -26,7 +30,7 @@ import java.util.Locale;
  * symbols; with {@code perInstruction}, every instruction of a range on its own line with its
  * opcode and its disassembly (objdump's syntax, see {@link Disassembler}).
  */
-public final class TextWriter implements ElementSink {
+public final class TextWriter implements ElementSink, ElementVisitor {
     private final PrintWriter out;
     private final ProgramImage image;
     private final Symbolizer symbols;
@@ -213,7 +217,7 @@ public final class TextWriter implements ElementSink {
         if (!(element instanceof ExceptionEntry)) {
             flushPendingReturn();
         }
-        write(element);
+        element.accept(this);
     }
 
     /** {@code cycles N}; without columns built straight into the pending lines. */
@@ -244,109 +248,182 @@ public final class TextWriter implements ElementSink {
         }
     }
 
-    private void write(TraceElement element) {
-        if (element instanceof InstructionRange r) {
-            if (perInstruction) {
-                InstructionWalk.forEach(r, image.memory(), (a, size, executed) -> {
-                    start(r).append("  ").append(hex(a)).append("  ").append(r.isa()).append(' ');
-                    line.append(opcode(a, size, r.isa()));
-                    String text = disassembly.text(a, r.isa(), size);
-                    String where = annotator != null ? "" : where(a);
-                    if (text != null) {
-                        line.append("  ").append(text);
-                        if (!executed || annotator != null || !where.isEmpty()) {
-                            for (int pad = DISASSEMBLY_WIDTH - text.length(); pad > 0; pad--) {
-                                line.append(' ');
-                            }
-                        }
-                    }
-                    line.append(executed ? "" : "  (condition failed)");
-                    if (annotator != null) {
-                        annotation(a);
-                    } else {
-                        line.append(where);
-                    }
-                    emit();
-                });
-                return;
-            }
+    /*
+     * One method per kind of element (ElementVisitor). A pending "exception return" without a target has
+     * been said by accept() before any of them but an exception entry, which may tail-chain from it.
+     */
+
+    @Override
+    public void visit(InstructionRange r) {
+        if (!perInstruction) {
             range(r);
-        } else if (element instanceof ExceptionEntry e) {
-            if (tailChainPending) {
-                // a return that went straight into another handler (M-profile tail-chaining)
-                tailChainPending = false;
-                start(e).append("exception return, tail-chained into ");
-            } else {
-                start(e).append("exception ");
-            }
-            if (e.number() >= 0) {
-                line.append(e.number());
-                if (e.name() != null) {
-                    line.append(" (").append(e.name()).append(')');
+            return;
+        }
+        long a = r.start();
+        for (int i = 0; i < r.count(); i++) {
+            int size = r.sizeOf(i);
+            boolean executed = i < r.count() - 1 || r.lastExecuted();
+            start(r).append("  ").append(hex(a)).append("  ").append(r.isa()).append(' ');
+            line.append(opcode(a, size, r.isa()));
+            String text = disassembly.text(a, r.isa(), size);
+            String where = annotator != null ? "" : where(a);
+            if (text != null) {
+                line.append("  ").append(text);
+                if (!executed || annotator != null || !where.isEmpty()) {
+                    for (int pad = DISASSEMBLY_WIDTH - text.length(); pad > 0; pad--) {
+                        line.append(' ');
+                    }
                 }
+            }
+            line.append(executed ? "" : "  (condition failed)");
+            if (annotator != null) {
+                annotation(a);
             } else {
-                line.append(e.name() != null ? e.name() : "(unknown)");
-            }
-            if (e.preferredReturn() >= 0) {
-                line.append(", returns to ").append(hex(e.preferredReturn())).append(where(e.preferredReturn()));
-            }
-            if (e.cancelled()) {
-                line.append(", last instruction cancelled");
+                line.append(where);
             }
             emit();
-        } else if (element instanceof ExceptionReturn e) {
-            if (e.target() < 0) {
-                // said when the next element shows whether it tail-chained into another exception
-                tailChainPending = true;
-                tailChainSource = e.source();
-                return;
-            }
-            start(e).append("exception return to ").append(hex(e.target())).append(where(e.target()));
-            emit();
-        } else if (element instanceof TraceOn t) {
-            start(t).append("trace on (").append(REASONS[t.reason().ordinal()]).append(") at byte ").append(t.offset());
-            emit();
-        } else if (element instanceof Gap g) {
-            start(g).append("*** gap at byte ").append(g.offset()).append(": ").append(g.reason());
-            emit();
-        } else if (element instanceof NoImage n) {
-            start(n).append("no image at ").append(hex(n.address())).append(' ').append(n.isa())
-                    .append(": code not in the program image, waiting for the next address");
-            emit();
-        } else if (element instanceof Context c) {
-            start(c).append("context");
-            if (c.contextId() >= 0) {
-                line.append(" id=").append(hex(c.contextId()));
-            }
-            if (c.vmid() >= 0) {
-                line.append(" vmid=").append(c.vmid());
-            }
-            line.append(c.nonSecure() ? " non-secure" : " secure");
-            if (c.hyp()) {
-                line.append(" hyp");
-            }
-            emit();
-        } else if (element instanceof Timestamp t) {
-            start(t).append("timestamp ").append(t.value());
-            emit();
-        } else if (element instanceof CycleCount c) {
-            start(c).append("cycles ").append(c.cycles());
-            emit();
-        } else if (element instanceof Trigger t) {
-            start(t).append("trigger at byte ").append(t.offset());
-            emit();
-        } else if (element instanceof DecodeError e) {
-            start(e).append("*** error");
-            if (e.offset() >= 0) {
-                line.append(" at byte ").append(e.offset());
-            }
-            if (e.address() >= 0) {
-                line.append(" (address ").append(hex(e.address())).append(')');
-            }
-            line.append(": ").append(e.message());
-            emit();
+            a += size;
         }
     }
+
+    /** {@code N insn ISA from 0xSTART, path not traced}, then where execution went on when known. */
+    @Override
+    public void visit(InstructionCount c) {
+        start(c).append(c.count()).append(" insn ").append(c.isa());
+        if (c.start() >= 0) {
+            line.append(" from ").append(hex(c.start())).append(where(c.start()));
+        }
+        line.append(", path not traced");
+        if (c.end() >= 0) {
+            line.append(", then ").append(hex(c.end())).append(where(c.end()));
+        }
+        emit();
+    }
+
+    @Override
+    public void visit(ExceptionEntry e) {
+        if (tailChainPending) {
+            // a return that went straight into another handler (M-profile tail-chaining)
+            tailChainPending = false;
+            start(e).append("exception return, tail-chained into ");
+        } else {
+            start(e).append("exception ");
+        }
+        if (e.number() >= 0) {
+            line.append(e.number());
+            if (e.name() != null) {
+                line.append(" (").append(e.name()).append(')');
+            }
+        } else {
+            line.append(e.name() != null ? e.name() : "(unknown)");
+        }
+        if (e.exceptionLevel() >= 0) {
+            line.append(" to EL").append(e.exceptionLevel());
+        }
+        if (e.preferredReturn() >= 0) {
+            line.append(", returns to ").append(hex(e.preferredReturn())).append(where(e.preferredReturn()));
+        }
+        if (e.cancelled()) {
+            line.append(", last instruction cancelled");
+        }
+        emit();
+    }
+
+    @Override
+    public void visit(ExceptionReturn e) {
+        if (e.target() < 0) {
+            // said when the next element shows whether it tail-chained into another exception
+            tailChainPending = true;
+            tailChainSource = e.source();
+            return;
+        }
+        start(e).append("exception return to ").append(hex(e.target())).append(where(e.target()));
+        emit();
+    }
+
+    @Override
+    public void visit(TraceOn t) {
+        start(t).append("trace on (").append(REASONS[t.reason().ordinal()]).append(") at byte ").append(t.offset());
+        emit();
+    }
+
+    @Override
+    public void visit(Gap g) {
+        start(g).append("*** gap at byte ").append(g.offset()).append(": ").append(g.reason());
+        emit();
+    }
+
+    @Override
+    public void visit(NoImage n) {
+        start(n).append("no image at ").append(hex(n.address())).append(' ').append(n.isa())
+                .append(": code not in the program image, waiting for the next address");
+        emit();
+    }
+
+    @Override
+    public void visit(Context c) {
+        start(c).append("context");
+        if (c.contextId() >= 0) {
+            line.append(" id=").append(hex(c.contextId()));
+        }
+        if (c.vmid() >= 0) {
+            line.append(" vmid=").append(c.vmid());
+        }
+        line.append(SECURITY[c.security().ordinal()]);
+        if (c.exceptionLevel() >= 0) {
+            line.append(" EL").append(c.exceptionLevel());
+        }
+        if (c.aarch64()) {
+            line.append(" AArch64");
+        }
+        if (c.hyp()) {
+            line.append(" hyp");
+        }
+        emit();
+    }
+
+    @Override
+    public void visit(Timestamp t) {
+        start(t).append("timestamp ").append(t.value());
+        if (t.cycles() >= 0) {
+            line.append(" (").append(t.cycles()).append(" cycles after the last cycle count)");
+        }
+        emit();
+    }
+
+    @Override
+    public void visit(CycleCount c) {
+        cycles(c);
+    }
+
+    @Override
+    public void visit(Event e) {
+        start(e).append("event ").append(e.number());
+        emit();
+    }
+
+    @Override
+    public void visit(Trigger t) {
+        start(t).append("trigger at byte ").append(t.offset());
+        emit();
+    }
+
+    @Override
+    public void visit(DecodeError e) {
+        start(e).append("*** error");
+        if (e.offset() >= 0) {
+            line.append(" at byte ").append(e.offset());
+        }
+        if (e.address() >= 0) {
+            line.append(" (address ").append(hex(e.address())).append(')');
+        }
+        line.append(": ").append(e.message());
+        emit();
+    }
+
+    /** How each {@link SecurityState} reads in a context line. */
+    private static final String[] SECURITY = java.util.Arrays.stream(SecurityState.values())
+            .map(x -> " " + x.name().toLowerCase(Locale.ROOT).replace('_', '-')).toArray(String[]::new);
 
     /** How each {@link TraceOn.Reason} reads in a line. */
     private static final String[] REASONS = java.util.Arrays.stream(TraceOn.Reason.values())

@@ -5,7 +5,9 @@ import io.armtrace.isa.Block;
 import io.armtrace.isa.CodeWalker;
 import io.armtrace.isa.InstructionClassifier;
 import io.armtrace.isa.Profile;
+import io.armtrace.isa.RangeSizes;
 import io.armtrace.protocol.etm3.Etm3Packet.Kind;
+import io.armtrace.trace.CallKind;
 import io.armtrace.trace.Context;
 import io.armtrace.trace.CycleCount;
 import io.armtrace.trace.DecodeError;
@@ -61,7 +63,10 @@ public final class Etm3Flow implements Etm3PacketReader.Listener {
     private long rLast;
     private long rPrev;
     private WaypointKind rKind;
+    private CallKind rCall = CallKind.NONE;
     private boolean rExecuted;
+    /** The sizes of the open range's instructions, shared with the block they come from where they can be. */
+    private final RangeSizes rSizes = new RangeSizes();
 
     // the last traced instruction, for cancels and exception returns
     private boolean lastValid;
@@ -272,6 +277,7 @@ public final class Etm3Flow implements Etm3PacketReader.Listener {
             block = b;
             i = 0;
         }
+        int index = i;
         int size = b.sizeOf(i);
         boolean end = ++i == b.count();
         // only the block's last instruction can be a waypoint; a block that ended for another reason
@@ -291,7 +297,10 @@ public final class Etm3Flow implements Etm3PacketReader.Listener {
             rStart = a;
             rCount = 0;
             rIsa = isa;
+            rSizes.clear();
         }
+        rSizes.append(b, index, 1);
+        rCall = end ? b.call() : CallKind.NONE;
         rPrev = rLast;
         rLast = a;
         rEnd = a + size;
@@ -324,7 +333,8 @@ public final class Etm3Flow implements Etm3PacketReader.Listener {
     private void flush() {
         if (open) {
             open = false;
-            sink.accept(new InstructionRange(source, rStart, rEnd, rCount, rIsa, rLast, rKind, rExecuted));
+            sink.accept(new InstructionRange(source, rStart, rEnd, rCount, rIsa, rLast, rKind, rCall, rExecuted,
+                    rSizes.sizes(), rSizes.index()));
         }
         if (cycles > 0 && cycleAccurate) {
             sink.accept(new CycleCount(source, cycles));
@@ -404,9 +414,11 @@ public final class Etm3Flow implements Etm3PacketReader.Listener {
             open = false;
         } else {
             rCount--;
+            rSizes.dropLast();
             rEnd = rLast;
             rLast = rPrev;
             rKind = WaypointKind.NONE;
+            rCall = CallKind.NONE;
             rExecuted = true;
         }
         return true;
