@@ -140,7 +140,7 @@ final class CallStack {
             // the call was taken, the exception came before its first instruction: the preferred
             // return address is the call's target
             pendingCall = false;
-            int callee = preferredReturn >= 0 ? functions.atOrEntry(preferredReturn) : functions.unknown();
+            int callee = preferredReturn != -1 ? functions.atOrEntry(preferredReturn) : functions.unknown();
             call(callee, pendingCallReturn, pendingCallSite);
         }
         pendingException = true;

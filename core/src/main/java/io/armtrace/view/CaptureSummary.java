@@ -130,7 +130,7 @@ final class CaptureSummary implements ElementVisitor {
         if (errorMessages.size() < MAX_MESSAGES) {
             errorMessages.add(String.format("source %s%s%s: %s", sourceText(d.source()),
                     d.offset() >= 0 ? ", byte " + d.offset() : "",
-                    d.address() >= 0 ? ", address 0x" + TextWriter.hexDigits(d.address(), 8) : "", d.message()));
+                    d.address() != -1 ? ", address 0x" + TextWriter.hexDigits(d.address(), 8) : "", d.message()));
         }
     }
 

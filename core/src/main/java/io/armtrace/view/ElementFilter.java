@@ -44,10 +44,13 @@ public final class ElementFilter implements ElementSink, ElementVisitor {
     public record Bound(Measure measure, long value) {
     }
 
-    /** An address range, {@code from} inclusive and {@code to} exclusive. */
+    /**
+     * An address range, {@code from} inclusive and {@code to} exclusive, compared as unsigned 64-bit
+     * numbers (an address of the upper half, such as an AArch64 kernel's, is negative as a Java long).
+     */
     public record AddressRange(long from, long to) {
         boolean contains(long a) {
-            return a >= from && a < to;
+            return Long.compareUnsigned(a, from) >= 0 && Long.compareUnsigned(a, to) < 0;
         }
     }
 
@@ -231,7 +234,7 @@ public final class ElementFilter implements ElementSink, ElementVisitor {
             return true;
         }
         for (AddressRange x : ranges) {
-            if (r.start() < x.to() && r.lastAddress() >= x.from()) {
+            if (Long.compareUnsigned(r.start(), x.to()) < 0 && Long.compareUnsigned(r.lastAddress(), x.from()) >= 0) {
                 return true;
             }
         }
@@ -247,7 +250,7 @@ public final class ElementFilter implements ElementSink, ElementVisitor {
             return true;
         }
         for (AddressRange x : ranges) {
-            if (r.start() >= x.from() && r.lastAddress() < x.to()) {
+            if (x.contains(r.start()) && x.contains(r.lastAddress())) {
                 return true;
             }
         }

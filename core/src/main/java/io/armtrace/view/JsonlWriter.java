@@ -324,10 +324,10 @@ public final class JsonlWriter implements ElementSink, ElementVisitor {
             begin("insn_count", c.source());
             g.writeNumberField("count", c.count());
             g.writeStringField("isa", c.isa().name());
-            if (c.start() >= 0) {
+            if (c.start() != -1) {
                 g.writeStringField("start", hex(c.start()));
             }
-            if (c.end() >= 0) {
+            if (c.end() != -1) {
                 g.writeStringField("end", hex(c.end()));
             }
             endLine();
@@ -344,7 +344,7 @@ public final class JsonlWriter implements ElementSink, ElementVisitor {
             if (e.name() != null) {
                 g.writeStringField("name", e.name());
             }
-            if (e.preferredReturn() >= 0) {
+            if (e.preferredReturn() != -1) {
                 g.writeStringField("return", hex(e.preferredReturn()));
             }
             g.writeBooleanField("cancelled", e.cancelled());
@@ -361,7 +361,7 @@ public final class JsonlWriter implements ElementSink, ElementVisitor {
     public void visit(ExceptionReturn e) {
         try {
             begin("exception_return", e.source());
-            if (e.target() >= 0) {
+            if (e.target() != -1) {
                 g.writeStringField("target", hex(e.target()));
             }
             endLine();
@@ -489,7 +489,7 @@ public final class JsonlWriter implements ElementSink, ElementVisitor {
         try {
             begin("error", e.source());
             g.writeStringField("message", e.message());
-            if (e.address() >= 0) {
+            if (e.address() != -1) {
                 g.writeStringField("addr", hex(e.address()));
             }
             if (e.offset() >= 0) {

@@ -290,11 +290,11 @@ public final class TextWriter implements ElementSink, ElementVisitor {
     @Override
     public void visit(InstructionCount c) {
         start(c).append(c.count()).append(" insn ").append(c.isa());
-        if (c.start() >= 0) {
+        if (c.start() != -1) {
             line.append(" from ").append(hex(c.start())).append(where(c.start()));
         }
         line.append(", path not traced");
-        if (c.end() >= 0) {
+        if (c.end() != -1) {
             line.append(", then ").append(hex(c.end())).append(where(c.end()));
         }
         emit();
@@ -320,7 +320,7 @@ public final class TextWriter implements ElementSink, ElementVisitor {
         if (e.exceptionLevel() >= 0) {
             line.append(" to EL").append(e.exceptionLevel());
         }
-        if (e.preferredReturn() >= 0) {
+        if (e.preferredReturn() != -1) {
             line.append(", returns to ").append(hex(e.preferredReturn())).append(where(e.preferredReturn()));
         }
         if (e.cancelled()) {
@@ -331,7 +331,7 @@ public final class TextWriter implements ElementSink, ElementVisitor {
 
     @Override
     public void visit(ExceptionReturn e) {
-        if (e.target() < 0) {
+        if (e.target() == -1) {
             // said when the next element shows whether it tail-chained into another exception
             tailChainPending = true;
             tailChainSource = e.source();
@@ -414,7 +414,7 @@ public final class TextWriter implements ElementSink, ElementVisitor {
         if (e.offset() >= 0) {
             line.append(" at byte ").append(e.offset());
         }
-        if (e.address() >= 0) {
+        if (e.address() != -1) {
             line.append(" (address ").append(hex(e.address())).append(')');
         }
         line.append(": ").append(e.message());
