@@ -84,6 +84,11 @@ public final class RangeSizes {
         appendSize(size);
     }
 
+    /** Size in bytes of instruction {@code i} of the range so far. */
+    public int sizeOf(int i) {
+        return merged ? scratch[i + 1] - scratch[i] : shared.size(sharedIndex + i);
+    }
+
     /** Withdraws the last instruction (an ETMv3 cancel). */
     public void dropLast() {
         if (count > 0) {

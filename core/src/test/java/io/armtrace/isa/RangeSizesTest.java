@@ -84,6 +84,7 @@ class RangeSizesTest {
             InstructionSizes s = sizes.sizes();
             for (int i = 0; i < expected.size(); i++) {
                 assertThat(s.size(sizes.index() + i)).isEqualTo(expected.get(i));
+                assertThat(sizes.sizeOf(i)).isEqualTo(expected.get(i));
             }
             // and against the classifier, from the range's first address
             for (int i = 0; i < expected.size(); i++) {

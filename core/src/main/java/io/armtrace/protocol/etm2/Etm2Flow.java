@@ -298,7 +298,7 @@ final class Etm2Flow implements Etm2PacketReader.Listener {
         rSizes.dropLast();
         rCall = CallKind.NONE;
         rEnd = rLast;
-        rLast -= rIsa == Isa.A32 ? 4 : 2;
+        rLast = rEnd - rSizes.sizeOf(rCount - 1); // the instruction before the cancelled one, of its own size
         rKind = WaypointKind.NONE;
         rExecuted = true;
     }
