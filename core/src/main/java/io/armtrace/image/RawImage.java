@@ -81,7 +81,7 @@ public final class RawImage {
             Path file = path(arg.substring(0, at));
             long address;
             try {
-                address = Long.decode(arg.substring(at + 1));
+                address = address(arg.substring(at + 1));
             } catch (NumberFormatException e) {
                 throw new ImageException(shorten(arg) + ": the address after '@' is not a number.");
             }
@@ -104,6 +104,18 @@ public final class RawImage {
         SymbolTable symbols = elf.symbols().isEmpty() ? into.symbols() : elf.symbols();
         LineTable lines = into.lines() == LineTable.EMPTY ? elf.lines() : into.lines();
         return new ProgramImage(into.memory(), symbols, lines);
+    }
+
+    /**
+     * An address as {@link Long#decode} reads numbers, and hexadecimal ones up to 0xFFFFFFFFFFFFFFFF: an
+     * address of the upper half (an AArch64 kernel's) is above {@link Long#MAX_VALUE}.
+     */
+    static long address(String text) {
+        if (text.length() > 2 && (text.startsWith("0x") || text.startsWith("0X")) && text.charAt(2) != '-'
+                && text.charAt(2) != '+') {
+            return Long.parseUnsignedLong(text.substring(2), 16);
+        }
+        return Long.decode(text);
     }
 
     private static Path path(String name) {
