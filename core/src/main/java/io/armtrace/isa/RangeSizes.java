@@ -34,9 +34,11 @@ public final class RangeSizes {
         return count;
     }
 
-    /** Appends instructions {@code from} to {@code from + n - 1} of block {@code b}. */
+    /** Appends instructions {@code from} to {@code from + n - 1} of block {@code b} (nothing, and no block needed, if n is 0). */
     public void append(Block b, int from, int n) {
-        append(b.sizes(), from, n);
+        if (n > 0) {
+            append(b.sizes(), from, n);
+        }
     }
 
     /** Appends instructions {@code from} to {@code from + n - 1} of the run {@code sizes} describes. */
@@ -49,6 +51,9 @@ public final class RangeSizes {
                 shared = sizes;
                 sharedIndex = from;
                 count = n;
+                if (from > Short.MAX_VALUE) {
+                    mergeSoFar(); // a range's index into shared sizes is a short (see InstructionRange)
+                }
                 return;
             }
             if (sizes == shared && (sizes.isUniform() || from == sharedIndex + count)) {
@@ -104,9 +109,9 @@ public final class RangeSizes {
         return InstructionSizes.ofOffsets(Arrays.copyOf(scratch, count + 1));
     }
 
-    /** See {@link #sizes()}. */
-    public int index() {
-        return merged ? 0 : sharedIndex;
+    /** See {@link #sizes()}; at most {@link Short#MAX_VALUE}, as {@link io.armtrace.trace.InstructionRange} keeps it. */
+    public short index() {
+        return (short) (merged ? 0 : sharedIndex);
     }
 
     private void mergeSoFar() {

@@ -59,7 +59,6 @@ public final class ElementCodec {
                 putLong(r.count());
                 buf[pos++] = (byte) (r.isa().ordinal() | (r.lastExecuted() ? 8 : 0) | r.lastCall().ordinal() << 4);
                 buf[pos++] = (byte) r.lastKind().ordinal();
-                putLong(r.end() - r.lastAddress());
                 prevEnd = r.end();
                 sizes(r);
             }
@@ -270,10 +269,9 @@ public final class ElementCodec {
                     int count = (int) getLong();
                     int flags = buf[pos++];
                     WaypointKind kind = KINDS[buf[pos++]];
-                    long last = end - getLong();
                     prevEnd = end;
                     InstructionSizes sizes = sizes(count);
-                    return new InstructionRange(source, start, end, count, ISAS[flags & 7], last, kind,
+                    return new InstructionRange(source, start, end, count, ISAS[flags & 7], kind,
                             CALLS[(flags >> 4) & 3], (flags & 8) != 0, sizes);
                 }
                 case 1 -> {

@@ -1,8 +1,8 @@
 package io.armtrace.trace;
 
 /**
- * A run of {@code count} instructions executed one after another from {@code start}; {@code lastAddress}
- * is the address of the last one and {@code end} the address just past it. All instructions of a range
+ * A run of {@code count} instructions executed one after another from {@code start}; {@code end} is the
+ * address just past the last one, whose address is {@link #lastAddress()}. All instructions of a range
  * but the last passed their condition code (or had none); {@code lastExecuted} says whether the last one
  * did. A range is in one ISA.
  *
@@ -16,15 +16,21 @@ package io.armtrace.trace;
  * <p>Two ranges are equal when their fields other than the sizes are equal and their instructions have
  * the same sizes, however the sizes are held.
  */
-public record InstructionRange(int source, long start, long end, int count, Isa isa, long lastAddress,
-                               WaypointKind lastKind, CallKind lastCall, boolean lastExecuted,
-                               InstructionSizes sizes, int sizesIndex)
+public record InstructionRange(int source, long start, long end, int count, Isa isa, WaypointKind lastKind,
+                               CallKind lastCall, boolean lastExecuted, InstructionSizes sizes, short sizesIndex)
         implements TraceElement {
+    /*
+     * Why the last instruction's address is computed and the index is a short: a range is the element
+     * decoders make most of (one per waypoint), and these keep it at the 56 bytes it took before it carried
+     * sizes, which allocation-bound decoding (PFT with the return stack) measurably depends on. The index
+     * is into a walker's block, which holds at most a few thousand instructions (RangeSizes copies the
+     * sizes of a range that would start further in).
+     */
 
     /** A range whose instructions are instructions 0 to count - 1 of {@code sizes}. */
-    public InstructionRange(int source, long start, long end, int count, Isa isa, long lastAddress,
-                            WaypointKind lastKind, CallKind lastCall, boolean lastExecuted, InstructionSizes sizes) {
-        this(source, start, end, count, isa, lastAddress, lastKind, lastCall, lastExecuted, sizes, 0);
+    public InstructionRange(int source, long start, long end, int count, Isa isa, WaypointKind lastKind,
+                            CallKind lastCall, boolean lastExecuted, InstructionSizes sizes) {
+        this(source, start, end, count, isa, lastKind, lastCall, lastExecuted, sizes, (short) 0);
     }
 
     /**
@@ -32,12 +38,16 @@ public record InstructionRange(int source, long start, long end, int count, Isa 
      * neither a call nor a return (or whose maker cannot tell). A range of a state with one instruction
      * size (A32, A64) always qualifies; T32 code that mixes sizes needs the canonical constructor.
      *
-     * @throws IllegalArgumentException if the instructions cannot all have one size
+     * @throws IllegalArgumentException if the instructions cannot all have one size, or the last one
+     *                                  is not at {@code lastAddress}
      */
     public InstructionRange(int source, long start, long end, int count, Isa isa, long lastAddress,
                             WaypointKind lastKind, boolean lastExecuted) {
-        this(source, start, end, count, isa, lastAddress, lastKind, CallKind.NONE, lastExecuted,
-                oneSize(start, end, count, isa));
+        this(source, start, end, count, isa, lastKind, CallKind.NONE, lastExecuted, oneSize(start, end, count, isa));
+        if (lastAddress() != lastAddress) {
+            throw new IllegalArgumentException(String.format("the last of %d instructions from 0x%x to 0x%x is at "
+                    + "0x%x, not 0x%x", count, start, end, lastAddress(), lastAddress));
+        }
     }
 
     private static InstructionSizes oneSize(long start, long end, int count, Isa isa) {
@@ -67,9 +77,14 @@ public record InstructionRange(int source, long start, long end, int count, Isa 
         return start + (sizes.offset(sizesIndex + i) - sizes.offset(sizesIndex));
     }
 
+    /** Address of the last instruction. */
+    public long lastAddress() {
+        return count > 0 ? addressOf(count - 1) : start;
+    }
+
     /** Size in bytes of the last instruction. */
     public int lastSize() {
-        return (int) (end - lastAddress);
+        return count > 0 ? sizeOf(count - 1) : 0;
     }
 
     /**
@@ -84,11 +99,19 @@ public record InstructionRange(int source, long start, long end, int count, Isa 
         }
         boolean endsRange = from + n == count;
         long first = addressOf(from);
-        long last = addressOf(from + n - 1);
-        long pieceEnd = last + sizeOf(from + n - 1);
-        return new InstructionRange(source, first, pieceEnd, n, isa, last,
-                endsRange ? lastKind : WaypointKind.NONE, endsRange ? lastCall : CallKind.NONE,
-                !endsRange || lastExecuted, sizes, sizesIndex + from);
+        long pieceEnd = addressOf(from + n - 1) + sizeOf(from + n - 1);
+        int index = sizesIndex + from;
+        InstructionSizes s = sizes;
+        if (index > Short.MAX_VALUE) { // a slice far into a long range: its own offsets
+            int[] offsets = new int[n + 1];
+            for (int i = 0; i < n; i++) {
+                offsets[i + 1] = offsets[i] + sizeOf(from + i);
+            }
+            s = InstructionSizes.ofOffsets(offsets);
+            index = 0;
+        }
+        return new InstructionRange(source, first, pieceEnd, n, isa, endsRange ? lastKind : WaypointKind.NONE,
+                endsRange ? lastCall : CallKind.NONE, !endsRange || lastExecuted, s, (short) index);
     }
 
     @Override
@@ -100,8 +123,7 @@ public record InstructionRange(int source, long start, long end, int count, Isa 
             return false;
         }
         if (source != r.source || start != r.start || end != r.end || count != r.count || isa != r.isa
-                || lastAddress != r.lastAddress || lastKind != r.lastKind || lastCall != r.lastCall
-                || lastExecuted != r.lastExecuted) {
+                || lastKind != r.lastKind || lastCall != r.lastCall || lastExecuted != r.lastExecuted) {
             return false;
         }
         if (sizes == r.sizes && sizesIndex == r.sizesIndex) {
@@ -122,7 +144,6 @@ public record InstructionRange(int source, long start, long end, int count, Isa 
         h = 31 * h + Long.hashCode(end);
         h = 31 * h + count;
         h = 31 * h + isa.hashCode();
-        h = 31 * h + Long.hashCode(lastAddress);
         h = 31 * h + lastKind.hashCode();
         h = 31 * h + lastCall.hashCode();
         return 31 * h + Boolean.hashCode(lastExecuted);
@@ -133,7 +154,7 @@ public record InstructionRange(int source, long start, long end, int count, Isa 
         StringBuilder b = new StringBuilder("InstructionRange[source=").append(source)
                 .append(", start=0x").append(Long.toHexString(start)).append(", end=0x").append(Long.toHexString(end))
                 .append(", count=").append(count).append(", isa=").append(isa)
-                .append(", last=0x").append(Long.toHexString(lastAddress)).append(' ').append(lastKind)
+                .append(", last=0x").append(Long.toHexString(lastAddress())).append(' ').append(lastKind)
                 .append(' ').append(lastCall).append(lastExecuted ? "" : " failed").append(", sizes=");
         for (int i = 0; i < count && i < 16; i++) {
             b.append(i == 0 ? "" : ",").append(sizeOf(i));

@@ -78,6 +78,11 @@ public final class TraceAnalysis implements ElementSink, ElementVisitor {
     @Override
     public void accept(TraceElement e) {
         summary.source(e.source());
+        if (e instanceof InstructionRange r) { // nearly every element: no dispatch
+            summary.visit(r);
+            visit(r);
+            return;
+        }
         e.accept(summary);
         e.accept(this);
     }

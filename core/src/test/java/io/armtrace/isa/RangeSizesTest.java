@@ -108,7 +108,7 @@ class RangeSizesTest {
             }
             if (b.count() > 1) {
                 assertThat(sizes.sizes()).isSameAs(b.sizes());
-                assertThat(sizes.index()).isEqualTo(1);
+                assertThat(sizes.index()).isEqualTo((short) 1);
             }
         }
         // code of one size from two blocks: a shared uniform object, not a list

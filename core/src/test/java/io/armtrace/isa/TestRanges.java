@@ -32,7 +32,6 @@ public final class TestRanges {
     public static InstructionRange range(MemoryImage m, int source, long start, int count, Isa isa, WaypointKind kind,
                                          CallKind call, boolean executed) {
         InstructionSizes s = sizes(m, start, count, isa);
-        long last = start + s.offset(count - 1);
-        return new InstructionRange(source, start, start + s.offset(count), count, isa, last, kind, call, executed, s);
+        return new InstructionRange(source, start, start + s.offset(count), count, isa, kind, call, executed, s);
     }
 }

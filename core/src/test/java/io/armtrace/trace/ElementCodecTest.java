@@ -22,11 +22,10 @@ class ElementCodecTest {
         }
         InstructionSizes sizes = InstructionSizes.ofOffsets(offsets);
         long start = a;
-        long last = start + sizes.offset(from + count - 1) - sizes.offset(from);
         long end = start + sizes.offset(from + count) - sizes.offset(from);
-        return new InstructionRange(src, start, end, count, isa, last,
+        return new InstructionRange(src, start, end, count, isa,
                 WaypointKind.values()[r.nextInt(WaypointKind.values().length)],
-                CallKind.values()[r.nextInt(CallKind.values().length)], r.nextBoolean(), sizes, from);
+                CallKind.values()[r.nextInt(CallKind.values().length)], r.nextBoolean(), sizes, (short) from);
     }
 
     @Test
@@ -60,7 +59,7 @@ class ElementCodecTest {
                 case 13 -> mixed(r, src, a, 1 + r.nextInt(i % 64 == 13 ? 5000 : 40), Isa.T32, new int[] {2, 4});
                 // sizes other than 2 and 4 (Jazelle bytecodes): one byte per instruction
                 case 14 -> mixed(r, src, a, 1 + r.nextInt(20), Isa.JAZELLE, new int[] {1, 2, 3});
-                default -> new InstructionRange(src, a, a + 8L * 4, 8, Isa.A64, a + 7L * 4, WaypointKind.INDIRECT_BRANCH,
+                default -> new InstructionRange(src, a, a + 8L * 4, 8, Isa.A64, WaypointKind.INDIRECT_BRANCH,
                         CallKind.RETURN, true, InstructionSizes.uniform(4));
             });
         }

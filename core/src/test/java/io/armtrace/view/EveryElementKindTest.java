@@ -73,8 +73,8 @@ class EveryElementKindTest {
     /** One element of every kind, each with its optional fields given. */
     static Map<Class<? extends TraceElement>, TraceElement> samples() {
         Map<Class<? extends TraceElement>, TraceElement> m = new LinkedHashMap<>();
-        m.put(InstructionRange.class, new InstructionRange(0x10, 0x8000, 0x8010, 4, Isa.A32, 0x800C,
-                WaypointKind.DIRECT_BRANCH, CallKind.CALL, true, InstructionSizes.uniform(4)));
+        m.put(InstructionRange.class, new InstructionRange(0x10, 0x8000, 0x8010, 4, Isa.A32, WaypointKind.DIRECT_BRANCH,
+                CallKind.CALL, true, InstructionSizes.uniform(4)));
         m.put(InstructionCount.class, new InstructionCount(0x10, 0x8000, 12, Isa.A32, 0x8030));
         m.put(ExceptionEntry.class, new ExceptionEntry(0x10, 6, "IRQ", 0x8004, true, 1));
         m.put(ExceptionReturn.class, new ExceptionReturn(0x10, 0x8004));

@@ -76,8 +76,12 @@ final class GroundTruth {
                 boolean close = kind != WaypointKind.NONE || !s.executed() || next == null
                         || !(next instanceof ExecutionEvent.Step n) || n.address() != end || n.isa() != s.isa();
                 if (close) {
-                    out.add(new InstructionRange(0, start, end, count, isa, s.address(), kind, call, s.executed(),
-                            InstructionSizes.ofOffsets(java.util.Arrays.copyOf(offsets, count + 1))));
+                    InstructionRange r = new InstructionRange(0, start, end, count, isa, kind, call, s.executed(),
+                            InstructionSizes.ofOffsets(java.util.Arrays.copyOf(offsets, count + 1)));
+                    if (r.lastAddress() != s.address()) {
+                        throw new IllegalStateException("sizes disagree with the steps at " + s);
+                    }
+                    out.add(r);
                     count = 0;
                 }
             } else if (e instanceof ExecutionEvent.ExceptionTaken x) {

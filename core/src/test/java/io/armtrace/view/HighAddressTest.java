@@ -73,8 +73,10 @@ class HighAddressTest {
         long at = BASE;
         for (int k = 0; k < 3; k++) {
             Block b = walker.block(at, Isa.T32);
-            out.add(new InstructionRange(0x10, b.start(), b.nextAddress(), b.count(), Isa.T32, b.lastAddress(), b.kind(),
-                    b.call(), true, b.sizes(), 0));
+            InstructionRange r = new InstructionRange(0x10, b.start(), b.nextAddress(), b.count(), Isa.T32, b.kind(),
+                    b.call(), true, b.sizes());
+            assertThat(r.lastAddress()).isEqualTo(b.lastAddress());
+            out.add(r);
             at = b.kind() == WaypointKind.DIRECT_BRANCH ? b.target() : b.returnAddress() == BASE + 0x12 ? BASE + 6 : -1;
         }
         out.add(new ExceptionEntry(0x10, 6, "IRQ", BASE + 6, false));

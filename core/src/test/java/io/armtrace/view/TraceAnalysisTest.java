@@ -99,7 +99,7 @@ class TraceAnalysisTest {
         TraceAnalysis a = new TraceAnalysis(image);
         int n = 10_000;
         for (int i = 0; i < n; i++) {
-            a.accept(new InstructionRange(0, 0x8000, 0x8004, 1, Isa.A32, 0x8000, WaypointKind.DIRECT_BRANCH, CallKind.CALL,
+            a.accept(new InstructionRange(0, 0x8000, 0x8004, 1, Isa.A32, WaypointKind.DIRECT_BRANCH, CallKind.CALL,
                     true, InstructionSizes.uniform(4)));
         }
         for (int i = 0; i < n; i++) {

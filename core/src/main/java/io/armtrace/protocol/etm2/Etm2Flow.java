@@ -307,7 +307,7 @@ final class Etm2Flow implements Etm2PacketReader.Listener {
         if (rCount == 0) {
             return;
         }
-        sink.accept(new InstructionRange(source, rStart, rEnd, rCount, rIsa, rLast, rKind, rCall, rExecuted,
+        sink.accept(new InstructionRange(source, rStart, rEnd, rCount, rIsa, rKind, rCall, rExecuted,
                 rSizes.sizes(), rSizes.index()));
         rCount = 0;
         if (cfg.cycleAccurate() && lastInsnCycle >= 0 && countBase >= 0) {

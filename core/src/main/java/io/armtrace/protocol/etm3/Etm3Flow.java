@@ -63,10 +63,17 @@ public final class Etm3Flow implements Etm3PacketReader.Listener {
     private long rLast;
     private long rPrev;
     private WaypointKind rKind;
-    private CallKind rCall = CallKind.NONE;
     private boolean rExecuted;
-    /** The sizes of the open range's instructions, shared with the block they come from where they can be. */
+    /**
+     * The sizes of the open range's instructions, shared with the block they come from where they can be.
+     * The instructions since the range last entered a block are added when it leaves it or is emitted:
+     * instructions {@code segFrom} on of {@code segBlock}, from the range's instruction {@code segBase}
+     * on (nothing to do per instruction while a run of atoms steps through one block).
+     */
     private final RangeSizes rSizes = new RangeSizes();
+    private Block segBlock;
+    private int segFrom;
+    private int segBase;
 
     // the last traced instruction, for cancels and exception returns
     private boolean lastValid;
@@ -263,6 +270,7 @@ public final class Etm3Flow implements Etm3PacketReader.Listener {
         long a = address;
         Block b = block;
         int i = blockIndex;
+        boolean fresh = false;
         if (b == null || a != blockNext || isa != b.isa()) {
             b = walker.block(a, isa);
             if (b.count() == 0) {
@@ -276,6 +284,7 @@ public final class Etm3Flow implements Etm3PacketReader.Listener {
             }
             block = b;
             i = 0;
+            fresh = true;
         }
         int index = i;
         int size = b.sizeOf(i);
@@ -298,9 +307,15 @@ public final class Etm3Flow implements Etm3PacketReader.Listener {
             rCount = 0;
             rIsa = isa;
             rSizes.clear();
+            segBase = 0;
+            fresh = true;
         }
-        rSizes.append(b, index, 1);
-        rCall = end ? b.call() : CallKind.NONE;
+        if (fresh) {
+            rSizes.append(segBlock, segFrom, rCount - segBase); // the part of the range in the block it leaves
+            segBlock = b;
+            segFrom = index;
+            segBase = rCount;
+        }
         rPrev = rLast;
         rLast = a;
         rEnd = a + size;
@@ -333,7 +348,10 @@ public final class Etm3Flow implements Etm3PacketReader.Listener {
     private void flush() {
         if (open) {
             open = false;
-            sink.accept(new InstructionRange(source, rStart, rEnd, rCount, rIsa, rLast, rKind, rCall, rExecuted,
+            rSizes.append(segBlock, segFrom, rCount - segBase);
+            // a waypoint ends its block: the range's last instruction is then the current block's last
+            CallKind call = rKind != WaypointKind.NONE ? segBlock.call() : CallKind.NONE;
+            sink.accept(new InstructionRange(source, rStart, rEnd, rCount, rIsa, rKind, call, rExecuted,
                     rSizes.sizes(), rSizes.index()));
         }
         if (cycles > 0 && cycleAccurate) {
@@ -413,12 +431,10 @@ public final class Etm3Flow implements Etm3PacketReader.Listener {
         if (rCount == 1) {
             open = false;
         } else {
-            rCount--;
-            rSizes.dropLast();
+            rCount--; // the last instruction is in the block the range is in: its part shrinks with rCount
             rEnd = rLast;
             rLast = rPrev;
             rKind = WaypointKind.NONE;
-            rCall = CallKind.NONE;
             rExecuted = true;
         }
         return true;

@@ -301,7 +301,7 @@ public final class MtbFlow implements MtbPacketListener {
 
     private void emit(long from, long last, int lastSize, long count, WaypointKind lastKind, CallKind lastCall) {
         instructions += count;
-        sink.accept(new InstructionRange(source, from, last + lastSize, (int) count, Isa.T32, last, lastKind, lastCall,
+        sink.accept(new InstructionRange(source, from, last + lastSize, (int) count, Isa.T32, lastKind, lastCall,
                 true, sizes.sizes(), sizes.index()));
     }
 

@@ -383,15 +383,14 @@ public final class PtmFlow implements PtmPacketListener {
         instructions += b.count();
         CallKind call = kind == b.kind() ? b.call() : CallKind.NONE;
         // from addr as the packets gave it (the block's start is the same address, aligned to the state)
-        sink.accept(new InstructionRange(source, addr, b.nextAddress(), b.count(), isa, b.lastAddress(), kind,
-                call, executed, b.sizes(), 0));
+        sink.accept(new InstructionRange(source, addr, b.nextAddress(), b.count(), isa, kind, call, executed,
+                b.sizes(), (short) 0));
     }
 
     /** The range a waypoint update walked, its sizes collected in {@link #updateSizes}. */
-    private void emitRange(long start, long end, int count, long last, WaypointKind kind, CallKind call,
-                           boolean executed) {
+    private void emitRange(long start, long end, int count, WaypointKind kind, CallKind call, boolean executed) {
         instructions += count;
-        sink.accept(new InstructionRange(source, start, end, count, isa, last, kind, call, executed,
+        sink.accept(new InstructionRange(source, start, end, count, isa, kind, call, executed,
                 updateSizes.sizes(), updateSizes.index()));
         updateSizes.clear();
     }
@@ -432,7 +431,7 @@ public final class PtmFlow implements PtmPacketListener {
                 count += i + 1;
                 updateSizes.append(b, 0, i + 1);
                 long next = i + 1 < b.count() ? b.addressOf(i + 1) : b.nextAddress();
-                emitRange(rangeStart, next, (int) Math.min(count, Integer.MAX_VALUE), target,
+                emitRange(rangeStart, next, (int) Math.min(count, Integer.MAX_VALUE),
                         endsHere ? WaypointKind.EXCEPTION_CALL : WaypointKind.NONE, CallKind.NONE, true);
                 addr = next;
                 return;
@@ -448,8 +447,8 @@ public final class PtmFlow implements PtmPacketListener {
                     }
                     // a condition-failed exception call: it ends a range, not executed
                     updateSizes.append(b, 0, b.count());
-                    emitRange(rangeStart, b.nextAddress(), (int) (count + b.count()), b.lastAddress(),
-                            WaypointKind.EXCEPTION_CALL, CallKind.NONE, false);
+                    emitRange(rangeStart, b.nextAddress(), (int) (count + b.count()), WaypointKind.EXCEPTION_CALL,
+                            CallKind.NONE, false);
                     count = 0;
                     addr = b.nextAddress();
                     rangeStart = addr;
@@ -462,8 +461,8 @@ public final class PtmFlow implements PtmPacketListener {
                 case NO_IMAGE -> {
                     if (count + b.count() > 0) {
                         updateSizes.append(b, 0, b.count());
-                        emitRange(rangeStart, b.nextAddress(), (int) (count + b.count()), b.lastAddress(),
-                                WaypointKind.NONE, CallKind.NONE, true);
+                        emitRange(rangeStart, b.nextAddress(), (int) (count + b.count()), WaypointKind.NONE,
+                                CallKind.NONE, true);
                     }
                     noImage(b.missingAddress());
                     return;

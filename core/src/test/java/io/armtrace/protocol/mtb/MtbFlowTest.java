@@ -96,8 +96,10 @@ class MtbFlowTest {
     }
 
     static InstructionRange range(long start, long end, int count, long last, WaypointKind kind, CallKind call) {
-        return new InstructionRange(0, start, end, count, Isa.T32, last, kind, call, true,
+        InstructionRange r = new InstructionRange(0, start, end, count, Isa.T32, kind, call, true,
                 InstructionSizes.uniform((int) (end - start) / count));
+        assertThat(r.lastAddress()).isEqualTo(last);
+        return r;
     }
 
     @Test
