@@ -5,28 +5,25 @@ import java.util.Arrays;
 
 /**
  * The instruction sizes of the range a flow decoder is building, for its
- * {@link io.armtrace.trace.InstructionRange}. While the range's instructions are consecutive
- * instructions of one cached {@link Block}, or all have one size, it only counts, and the range shares
- * the block's {@link InstructionSizes} (or a uniform one): nothing is allocated per range. Only a range
- * that mixes sizes across blocks (straight T32 code longer than a block, a walk over a not-taken
- * branch) gets an offsets array of its own. Its scratch grows with the longest such range, which lies
- * in the program image: a range covers each of its instructions once, in ascending addresses.
+ * {@link io.armtrace.trace.InstructionRange}. The range is kept as its parts: consecutive instructions
+ * of one cached {@link Block}, or of one size. While it has one part, the range shares that part's
+ * {@link InstructionSizes} (a block's, or a uniform one) with an index into it: nothing is allocated per
+ * range. A range that crosses from one block into the next with sizes of both kinds (straight T32 code
+ * longer than a block, a walk over a not-taken branch) gets a joined {@code InstructionSizes} of its
+ * own, a short list of the shared parts. The list of parts grows with the blocks a range passes, which
+ * lie in the program image: a range covers each of its instructions once, in ascending addresses.
  */
 public final class RangeSizes {
-    /** The shared sizes the range's instructions are taken from, or null when {@link #merged}. */
-    private InstructionSizes shared;
-    private int sharedIndex;
+    private InstructionSizes[] partSizes = new InstructionSizes[8];
+    private int[] partFrom = new int[8];
+    private int[] partCount = new int[8];
+    private int parts;
     private int count;
-    /** True when the range's offsets are in {@link #scratch}. */
-    private boolean merged;
-    private int[] scratch = new int[64];
 
     /** Starts an empty range. */
     public void clear() {
-        shared = null;
-        sharedIndex = 0;
+        parts = 0;
         count = 0;
-        merged = false;
     }
 
     /** Number of instructions so far. */
@@ -46,93 +43,83 @@ public final class RangeSizes {
         if (n <= 0) {
             return;
         }
-        if (!merged) {
-            if (count == 0) {
-                shared = sizes;
-                sharedIndex = from;
-                count = n;
-                if (from > Short.MAX_VALUE) {
-                    mergeSoFar(); // a range's index into shared sizes is a short (see InstructionRange)
-                }
+        count += n;
+        if (parts > 0) {
+            int k = parts - 1;
+            InstructionSizes last = partSizes[k];
+            boolean continues = last == sizes && (sizes.isUniform() || partFrom[k] + partCount[k] == from);
+            if (continues || (last.isUniform() && sizes.isUniform() && last.uniformSize() == sizes.uniformSize())) {
+                partCount[k] += n;
                 return;
             }
-            if (sizes == shared && (sizes.isUniform() || from == sharedIndex + count)) {
-                count += n;
-                return;
-            }
-            if (shared.isUniform() && sizes.isUniform() && shared.uniformSize() == sizes.uniformSize()) {
-                count += n;
-                return;
-            }
-            mergeSoFar();
         }
-        for (int i = 0; i < n; i++) {
-            appendSize(sizes.size(from + i));
+        if (parts == partSizes.length) {
+            int m = parts * 2;
+            partSizes = Arrays.copyOf(partSizes, m);
+            partFrom = Arrays.copyOf(partFrom, m);
+            partCount = Arrays.copyOf(partCount, m);
         }
+        partSizes[parts] = sizes;
+        partFrom[parts] = sizes.isUniform() ? 0 : from;
+        partCount[parts] = n;
+        parts++;
     }
 
     /** Appends one instruction of {@code size} bytes (a flow that classifies instruction by instruction). */
     public void appendOne(int size) {
-        if (!merged) {
-            if (count == 0) {
-                shared = InstructionSizes.uniform(size);
-                sharedIndex = 0;
-                count = 1;
-                return;
-            }
-            if (shared.isUniform() && shared.uniformSize() == size) {
-                count++;
-                return;
-            }
-            mergeSoFar();
-        }
-        appendSize(size);
+        append(InstructionSizes.uniform(size), 0, 1);
     }
 
     /** Size in bytes of instruction {@code i} of the range so far. */
     public int sizeOf(int i) {
-        return merged ? scratch[i + 1] - scratch[i] : shared.size(sharedIndex + i);
+        for (int k = parts - 1; k >= 0; k--) {
+            int first = count - sum(k);
+            if (i >= first) {
+                return partSizes[k].size(partFrom[k] + i - first);
+            }
+        }
+        throw new IndexOutOfBoundsException("instruction " + i + " of " + count);
     }
 
-    /** Withdraws the last instruction (an ETMv3 cancel). */
+    /** Instructions in parts {@code k} and after. */
+    private int sum(int k) {
+        int n = 0;
+        for (int j = k; j < parts; j++) {
+            n += partCount[j];
+        }
+        return n;
+    }
+
+    /** Withdraws the last instruction (a cancel). */
     public void dropLast() {
-        if (count > 0) {
-            count--;
+        if (count == 0) {
+            return;
+        }
+        count--;
+        if (--partCount[parts - 1] == 0) {
+            parts--;
         }
     }
 
-    /** The sizes to give the range: instruction i of the range is instruction {@link #index()} + i of these. */
+    /**
+     * The sizes to give the range: instruction i of the range is instruction {@link #index()} + i of
+     * these. Shared (no allocation) while the range has one part.
+     */
     public InstructionSizes sizes() {
-        if (!merged) {
-            return shared != null ? shared : InstructionSizes.uniform(1);
+        if (parts == 0) {
+            return InstructionSizes.uniform(1);
         }
-        return InstructionSizes.ofOffsets(Arrays.copyOf(scratch, count + 1));
+        if (parts == 1 && partFrom[0] <= Short.MAX_VALUE) {
+            return partSizes[0];
+        }
+        return InstructionSizes.joined(partSizes, partFrom, partCount, parts);
     }
 
-    /** See {@link #sizes()}; at most {@link Short#MAX_VALUE}, as {@link io.armtrace.trace.InstructionRange} keeps it. */
+    /**
+     * See {@link #sizes()}; at most {@link Short#MAX_VALUE}, as {@link io.armtrace.trace.InstructionRange}
+     * keeps it (a range further into its part gets joined sizes of its own, from 0).
+     */
     public short index() {
-        return (short) (merged ? 0 : sharedIndex);
-    }
-
-    private void mergeSoFar() {
-        ensure(count + 1);
-        long base = shared.offset(sharedIndex);
-        for (int i = 0; i <= count; i++) {
-            scratch[i] = (int) (shared.offset(sharedIndex + i) - base);
-        }
-        merged = true;
-        shared = null;
-    }
-
-    private void appendSize(int size) {
-        ensure(count + 2);
-        scratch[count + 1] = scratch[count] + size;
-        count++;
-    }
-
-    private void ensure(int n) {
-        if (scratch.length < n) {
-            scratch = Arrays.copyOf(scratch, Math.max(n, scratch.length * 2));
-        }
+        return (short) (parts == 1 && partFrom[0] <= Short.MAX_VALUE ? partFrom[0] : 0);
     }
 }

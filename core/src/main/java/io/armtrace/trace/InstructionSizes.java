@@ -9,7 +9,8 @@ package io.armtrace.trace;
  * <p>Either every instruction has one size (A32 and A64: 4 bytes; T32 code without any 32-bit, or
  * without any 16-bit, instruction), or the byte offset of each instruction from the first of the run is
  * listed, with the run's length after the last (T32 code that mixes 16- and 32-bit instructions, ARM DDI
- * 0406C A6.1).
+ * 0406C A6.1), or the run is joined from consecutive parts of other runs (a range that crosses from one
+ * block of code into the next: its parts are shared, only the short list of them is its own).
  */
 public final class InstructionSizes {
     private static final InstructionSizes[] UNIFORM = new InstructionSizes[9];
@@ -24,10 +25,30 @@ public final class InstructionSizes {
     private final int uniformSize;
     /** Offset of instruction i from instruction 0, for i in [0, n]; entry n is the run's length in bytes. */
     private final int[] offsets;
+    /** For a joined run: part p is instructions {@code partFrom[p]} on of {@code parts[p]}. */
+    private final InstructionSizes[] parts;
+    private final int[] partFrom;
+    /** For a joined run: the index of part p's first instruction in this run, ascending from 0, and then the count. */
+    private final int[] partFirst;
+    /** For a joined run: the byte offset of part p's first instruction from this run's first, and then the length. */
+    private final long[] partOffset;
 
     private InstructionSizes(int uniformSize, int[] offsets) {
         this.uniformSize = uniformSize;
         this.offsets = offsets;
+        this.parts = null;
+        this.partFrom = null;
+        this.partFirst = null;
+        this.partOffset = null;
+    }
+
+    private InstructionSizes(InstructionSizes[] parts, int[] partFrom, int[] partFirst, long[] partOffset) {
+        this.uniformSize = 0;
+        this.offsets = null;
+        this.parts = parts;
+        this.partFrom = partFrom;
+        this.partFirst = partFirst;
+        this.partOffset = partOffset;
     }
 
     /** Every instruction is {@code size} bytes (1 to 8); one shared object per size. */
@@ -50,9 +71,26 @@ public final class InstructionSizes {
         return new InstructionSizes(0, offsets);
     }
 
+    /**
+     * The run made of {@code counts[p]} instructions of {@code parts[p]} from its instruction
+     * {@code from[p]}, for each p in order. The parts are kept, not copied (the arrays are).
+     */
+    public static InstructionSizes joined(InstructionSizes[] parts, int[] from, int[] counts, int n) {
+        if (n < 1) {
+            throw new IllegalArgumentException("no parts");
+        }
+        int[] first = new int[n + 1];
+        long[] offset = new long[n + 1];
+        for (int p = 0; p < n; p++) {
+            first[p + 1] = first[p] + counts[p];
+            offset[p + 1] = offset[p] + parts[p].offset(from[p] + counts[p]) - parts[p].offset(from[p]);
+        }
+        return new InstructionSizes(java.util.Arrays.copyOf(parts, n), java.util.Arrays.copyOf(from, n), first, offset);
+    }
+
     /** True when every instruction has the same size, {@link #uniformSize()}. */
     public boolean isUniform() {
-        return offsets == null;
+        return uniformSize != 0;
     }
 
     /** The size of every instruction for a uniform run; 0 otherwise. */
@@ -62,28 +100,58 @@ public final class InstructionSizes {
 
     /** Number of instructions listed; {@link Integer#MAX_VALUE} for a uniform run, which has no end. */
     public int listed() {
-        return offsets == null ? Integer.MAX_VALUE : offsets.length - 1;
+        if (uniformSize != 0) {
+            return Integer.MAX_VALUE;
+        }
+        return offsets != null ? offsets.length - 1 : partFirst[parts.length];
     }
 
     /** Size in bytes of instruction {@code i} of the run. */
     public int size(int i) {
-        return offsets == null ? uniformSize : offsets[i + 1] - offsets[i];
+        if (uniformSize != 0) {
+            return uniformSize;
+        }
+        if (offsets != null) {
+            return offsets[i + 1] - offsets[i];
+        }
+        int p = part(i);
+        return parts[p].size(partFrom[p] + i - partFirst[p]);
     }
 
-    /** Byte offset of instruction {@code i} from the run's first instruction. */
+    /** Byte offset of instruction {@code i} from the run's first instruction; i may be the count (the length). */
     public long offset(int i) {
-        return offsets == null ? (long) i * uniformSize : offsets[i];
+        if (uniformSize != 0) {
+            return (long) i * uniformSize;
+        }
+        if (offsets != null) {
+            return offsets[i];
+        }
+        int p = part(i);
+        if (p == parts.length) {
+            return partOffset[p];
+        }
+        return partOffset[p] + parts[p].offset(partFrom[p] + i - partFirst[p]) - parts[p].offset(partFrom[p]);
+    }
+
+    /** The part instruction {@code i} of a joined run is in; the number of parts for i = the count. */
+    private int part(int i) {
+        int p = java.util.Arrays.binarySearch(partFirst, 0, parts.length + 1, i);
+        if (p >= 0) {
+            return p;
+        }
+        return -p - 2;
     }
 
     @Override
     public String toString() {
-        if (offsets == null) {
+        if (uniformSize != 0) {
             return "InstructionSizes[" + uniformSize + "]";
         }
         StringBuilder b = new StringBuilder("InstructionSizes[");
-        for (int i = 0; i + 1 < offsets.length && i < 16; i++) {
+        int n = listed();
+        for (int i = 0; i < n && i < 16; i++) {
             b.append(i == 0 ? "" : ",").append(size(i));
         }
-        return b.append(offsets.length > 17 ? ",...]" : "]").toString();
+        return b.append(n > 16 ? ",...]" : "]").toString();
     }
 }
