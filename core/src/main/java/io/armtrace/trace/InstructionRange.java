@@ -23,8 +23,8 @@ public record InstructionRange(int source, long start, long end, int count, Isa 
      * Why the last instruction's address is computed and the index is a short: a range is the element
      * decoders make most of (one per waypoint), and these keep it at the 56 bytes it took before it carried
      * sizes, which allocation-bound decoding (PFT with the return stack) measurably depends on. The index
-     * is into a walker's block, which holds at most a few thousand instructions (RangeSizes copies the
-     * sizes of a range that would start further in).
+     * is into a walker's block, which holds at most a few thousand instructions (a range that would start
+     * further in gets joined sizes of its own, from 0).
      */
 
     /** A range whose instructions are instructions 0 to count - 1 of {@code sizes}. */
