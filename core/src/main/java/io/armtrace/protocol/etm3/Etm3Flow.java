@@ -16,6 +16,7 @@ import io.armtrace.trace.ExceptionEntry;
 import io.armtrace.trace.ExceptionReturn;
 import io.armtrace.trace.Gap;
 import io.armtrace.trace.InstructionRange;
+import io.armtrace.trace.InstructionSizes;
 import io.armtrace.trace.Isa;
 import io.armtrace.trace.NoImage;
 import io.armtrace.trace.Timestamp;
@@ -65,15 +66,17 @@ public final class Etm3Flow implements Etm3PacketReader.Listener {
     private WaypointKind rKind;
     private boolean rExecuted;
     /**
-     * The sizes of the open range's instructions, shared with the block they come from where they can be.
-     * The instructions since the range last entered a block are added when it leaves it or is emitted:
-     * instructions {@code segFrom} on of {@code segBlock}, from the range's instruction {@code segBase}
-     * on (nothing to do per instruction while a run of atoms steps through one block).
+     * The sizes of the open range's instructions: the range's instructions from {@code segBase} on are
+     * instructions {@code segFrom} on of {@code segBlock}, the block it is in (nothing to do per
+     * instruction while a run of atoms steps through one block). A range that stays in one block (nearly
+     * every one) shares the block's sizes; one that crosses blocks ({@code crossed}) collects the parts it
+     * left in {@code rSizes}.
      */
     private final RangeSizes rSizes = new RangeSizes();
     private Block segBlock;
     private int segFrom;
     private int segBase;
+    private boolean crossed;
 
     // the last traced instruction, for cancels and exception returns
     private boolean lastValid;
@@ -306,12 +309,17 @@ public final class Etm3Flow implements Etm3PacketReader.Listener {
             rStart = a;
             rCount = 0;
             rIsa = isa;
-            rSizes.clear();
+            crossed = false;
+            segBlock = b;
+            segFrom = index;
             segBase = 0;
-            fresh = true;
-        }
-        if (fresh) {
-            rSizes.append(segBlock, segFrom, rCount - segBase); // the part of the range in the block it leaves
+        } else if (fresh) {
+            // the open range goes on in another block: keep the part in the block it leaves
+            if (!crossed) {
+                crossed = true;
+                rSizes.clear();
+            }
+            rSizes.append(segBlock, segFrom, rCount - segBase);
             segBlock = b;
             segFrom = index;
             segBase = rCount;
@@ -348,11 +356,20 @@ public final class Etm3Flow implements Etm3PacketReader.Listener {
     private void flush() {
         if (open) {
             open = false;
-            rSizes.append(segBlock, segFrom, rCount - segBase);
             // a waypoint ends its block: the range's last instruction is then the current block's last
             CallKind call = rKind != WaypointKind.NONE ? segBlock.call() : CallKind.NONE;
-            sink.accept(new InstructionRange(source, rStart, rEnd, rCount, rIsa, rKind, call, rExecuted,
-                    rSizes.sizes(), rSizes.index()));
+            InstructionSizes sizes;
+            short index;
+            if (crossed) {
+                rSizes.append(segBlock, segFrom, rCount - segBase);
+                sizes = rSizes.sizes();
+                index = rSizes.index();
+            } else {
+                sizes = segBlock.sizes();
+                index = (short) segFrom; // a block holds at most BLOCK_BYTES / 2 instructions
+            }
+            sink.accept(new InstructionRange(source, rStart, rEnd, rCount, rIsa, rKind, call, rExecuted, sizes,
+                    index));
         }
         if (cycles > 0 && cycleAccurate) {
             sink.accept(new CycleCount(source, cycles));

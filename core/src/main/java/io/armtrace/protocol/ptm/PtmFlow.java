@@ -381,9 +381,10 @@ public final class PtmFlow implements PtmPacketListener {
      */
     private void emitBlock(Block b, WaypointKind kind, boolean executed) {
         instructions += b.count();
-        CallKind call = kind == b.kind() ? b.call() : CallKind.NONE;
-        // from addr as the packets gave it (the block's start is the same address, aligned to the state)
-        sink.accept(new InstructionRange(source, addr, b.nextAddress(), b.count(), isa, kind, call, executed,
+        // b.call() whatever kind the range is given: that is b's own kind, or EXCEPTION_CALL or NONE for a
+        // block that ends with an exception call or no waypoint, whose call kind is NONE.
+        // From addr as the packets gave it (the block's start is the same address, aligned to the state).
+        sink.accept(new InstructionRange(source, addr, b.nextAddress(), b.count(), isa, kind, b.call(), executed,
                 b.sizes(), (short) 0));
     }
 
