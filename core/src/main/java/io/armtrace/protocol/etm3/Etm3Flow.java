@@ -314,15 +314,7 @@ public final class Etm3Flow implements Etm3PacketReader.Listener {
             segFrom = index;
             segBase = 0;
         } else if (fresh) {
-            // the open range goes on in another block: keep the part in the block it leaves
-            if (!crossed) {
-                crossed = true;
-                rSizes.clear();
-            }
-            rSizes.append(segBlock, segFrom, rCount - segBase);
-            segBlock = b;
-            segFrom = index;
-            segBase = rCount;
+            crossBlock(b, index);
         }
         rPrev = rLast;
         rLast = a;
@@ -352,29 +344,39 @@ public final class Etm3Flow implements Etm3PacketReader.Listener {
         }
     }
 
+    /** The open range goes on in block {@code b} from its instruction {@code index}: keeps the part in the block it leaves. */
+    private void crossBlock(Block b, int index) {
+        if (!crossed) {
+            crossed = true;
+            rSizes.clear();
+        }
+        rSizes.append(segBlock, segFrom, rCount - segBase);
+        segBlock = b;
+        segFrom = index;
+        segBase = rCount;
+    }
+
     /** Emits the open range, then the cycles counted up to its end. */
     private void flush() {
         if (open) {
             open = false;
-            // a waypoint ends its block: the range's last instruction is then the current block's last
-            CallKind call = rKind != WaypointKind.NONE ? segBlock.call() : CallKind.NONE;
-            InstructionSizes sizes;
-            short index;
             if (crossed) {
                 rSizes.append(segBlock, segFrom, rCount - segBase);
-                sizes = rSizes.sizes();
-                index = rSizes.index();
+                emitRange(rSizes.sizes(), rSizes.index());
             } else {
-                sizes = segBlock.sizes();
-                index = (short) segFrom; // a block holds at most BLOCK_BYTES / 2 instructions
+                emitRange(segBlock.sizes(), (short) segFrom); // a block holds at most BLOCK_BYTES / 2 instructions
             }
-            sink.accept(new InstructionRange(source, rStart, rEnd, rCount, rIsa, rKind, call, rExecuted, sizes,
-                    index));
         }
         if (cycles > 0 && cycleAccurate) {
             sink.accept(new CycleCount(source, cycles));
             cycles = 0;
         }
+    }
+
+    private void emitRange(InstructionSizes sizes, short index) {
+        // a waypoint ends its block: the range's last instruction is then the last of the block it is in
+        CallKind call = rKind != WaypointKind.NONE ? segBlock.call() : CallKind.NONE;
+        sink.accept(new InstructionRange(source, rStart, rEnd, rCount, rIsa, rKind, call, rExecuted, sizes, index));
     }
 
     // ---------------------------------------------------------------- branch packets (IHI 0014Q 7.3.5)
