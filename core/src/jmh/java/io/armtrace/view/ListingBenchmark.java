@@ -114,7 +114,7 @@ public class ListingBenchmark {
      */
     @Benchmark
     public long jsonlFiltered() {
-        return feed(new ElementFilter(new JsonlWriter(nowhere(), image, false), image.memory(),
+        return feed(new ElementFilter(new JsonlWriter(nowhere(), image, false),
                 List.of(new ElementFilter.AddressRange(0, 0x60010800), new ElementFilter.AddressRange(0x60010802, Long.MAX_VALUE)),
                 null, null, null));
     }

@@ -293,7 +293,7 @@ final class DecodeCommand implements Callable<Integer> {
                     .annotate(annotate).time(time ? timeline : null);
         }
         if (last != null) {
-            sink = new io.armtrace.view.LastInstructions(sink, last, job.input().image().memory());
+            sink = new io.armtrace.view.LastInstructions(sink, last);
         }
         sink = filter.wrap(sink, job.input().image(), timeline);
         if (timeline != null) {

@@ -56,7 +56,7 @@ final class FilterOptions {
         if (!active()) {
             return sink;
         }
-        return new ElementFilter(sink, image.memory(), ranges(image), start == null ? null : bound("--start", start),
+        return new ElementFilter(sink, ranges(image), start == null ? null : bound("--start", start),
                 stop == null ? null : bound("--stop", stop), timeline);
     }
 
@@ -78,7 +78,7 @@ final class FilterOptions {
 
     private List<ElementFilter.AddressRange> ranges(ProgramImage image) {
         long lo = from == null ? 0 : address("--from", from);
-        long hi = to == null ? Long.MAX_VALUE : address("--to", to);
+        long hi = to == null ? -1 : address("--to", to); // -1: the top of the (unsigned) address space
         List<ElementFilter.AddressRange> out = new ArrayList<>();
         if (functions.isEmpty()) {
             if (from != null || to != null) {
@@ -94,9 +94,9 @@ final class FilterOptions {
             }
             long end = s.size() > 0 ? s.address() + s.size() : image.symbols().nextStart(s.address());
             // with --from/--to as well: the part of the function inside them
-            long a = Math.max(lo, s.address());
-            long b = Math.min(hi, end);
-            if (a < b) {
+            long a = Long.compareUnsigned(lo, s.address()) >= 0 ? lo : s.address();
+            long b = Long.compareUnsigned(hi, end) <= 0 ? hi : end;
+            if (Long.compareUnsigned(a, b) < 0) {
                 out.add(new ElementFilter.AddressRange(a, b));
             }
         }

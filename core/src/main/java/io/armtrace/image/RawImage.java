@@ -79,8 +79,10 @@ public final class RawImage {
         int at = arg.lastIndexOf('@');
         if (at > 0) {
             Path file = path(arg.substring(0, at));
-            long address = address(arg.substring(at + 1));
-            if (address < 0) {
+            long address;
+            try {
+                address = address(arg.substring(at + 1));
+            } catch (NumberFormatException e) {
                 throw new ImageException(shorten(arg) + ": the address after '@' is not a number (0x8000, 32768).");
             }
             refuseIfNotRegular(file);
@@ -102,8 +104,12 @@ public final class RawImage {
 
     /**
      * The address of {@code FILE@ADDRESS} in ASCII digits, as C writes it ({@code 0x} hexadecimal, a leading
-     * {@code 0} octal, else decimal) and below 2^63; -1 when the text is not one. {@code Long.decode}, which read
-     * it before, also took a sign and other scripts' digits (full-width {@code ８}), which no address is written in.
+     * {@code 0} octal, else decimal). Hexadecimal takes every 64-bit address, up to 0xFFFFFFFFFFFFFFFF: an
+     * address of the upper half (an AArch64 kernel's) is above {@link Long#MAX_VALUE}; octal and decimal stay
+     * below 2^63. {@code Long.decode}, which read it before, also took a sign and other scripts' digits
+     * (full-width {@code ８}), which no address is written in.
+     *
+     * @throws NumberFormatException when the text is no such number
      */
     static long address(String text) {
         int radix = 10;
@@ -116,7 +122,7 @@ public final class RawImage {
             start = 1;
         }
         if (start >= text.length()) {
-            return -1;
+            throw new NumberFormatException();
         }
         long v = 0;
         for (int i = start; i < text.length(); i++) {
@@ -124,8 +130,9 @@ public final class RawImage {
             int d = c >= '0' && c <= '9' ? c - '0'
                     : radix == 16 && c >= 'a' && c <= 'f' ? c - 'a' + 10
                     : radix == 16 && c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
-            if (d < 0 || d >= radix || v > (Long.MAX_VALUE - d) / radix) {
-                return -1;
+            boolean fits = radix == 16 ? (v >>> 60) == 0 : v <= (Long.MAX_VALUE - d) / radix;
+            if (d < 0 || d >= radix || !fits) {
+                throw new NumberFormatException();
             }
             v = v * radix + d;
         }

@@ -15,7 +15,7 @@ import io.armtrace.trace.WaypointKind;
  *   <li>{@link WaypointKind#DIRECT_BRANCH}: B, BL, B.cond, BC.cond, CBZ, CBNZ, TBZ, TBNZ.
  *   <li>{@link WaypointKind#INDIRECT_BRANCH}: BR, BLR, RET and the pointer-authenticated BRAA, BRAB,
  *       BRAAZ, BRABZ, BLRAA, BLRAB, BLRAAZ, BLRABZ, RETAA, RETAB. The RET forms set
- *       {@link Insn#returns}; BL and the BLR forms set {@link Insn#link}.
+ *       {@link Insn#ret}; BL and the BLR forms set {@link Insn#link}.
  *   <li>{@link WaypointKind#EXCEPTION_RETURN}: ERET, ERETAA, ERETAB.
  *   <li>{@link WaypointKind#EXCEPTION_CALL}: SVC, HVC, SMC, BRK, HLT, UDF. ETMv4 traces the
  *       exception they raise with an exception packet; the flow decoder accounts for them.
@@ -117,7 +117,7 @@ final class A64Classifier {
             case 2: // RET, RETAA, RETAB
                 if (plain || (zeroModifier && rn == 0x1F)) {
                     out.kind = WaypointKind.INDIRECT_BRANCH;
-                    out.returns = true;
+                    out.ret = true;
                 }
                 return;
             case 4: // ERET, ERETAA, ERETAB

@@ -1,5 +1,7 @@
 package io.armtrace.isa;
 
+import io.armtrace.trace.CallKind;
+import io.armtrace.trace.InstructionSizes;
 import io.armtrace.trace.Isa;
 import io.armtrace.trace.WaypointKind;
 
@@ -33,8 +35,14 @@ public final class Block {
     private final long start;
     private final Isa isa;
     private final int count;
-    /** Byte offset of each instruction from start, or null when all have the same size. */
+    /**
+     * Byte offset of each instruction from start and, after the last, the block's length; null when all
+     * have the same size. Shared with {@link #sizes}.
+     */
     private final int[] offsets;
+    /** The instruction sizes as the element stream carries them, shared by every range cut from this block. */
+    private final InstructionSizes sizes;
+    private final CallKind call;
     private final int uniformSize;
     private final long lastAddress;
     private final int lastSize;
@@ -44,7 +52,6 @@ public final class Block {
     private final long target;
     private final Isa targetIsa;
     private final boolean link;
-    private final boolean returns;
     private final long returnAddress;
     private final int cond;
     private final boolean conditional;
@@ -58,6 +65,7 @@ public final class Block {
         this.uniformSize = uniformSize;
         this.end = end;
         this.missingAddress = missingAddress;
+        this.sizes = offsets == null ? InstructionSizes.uniform(uniformSize) : InstructionSizes.ofOffsets(offsets);
         if (count > 0) {
             this.lastAddress = last.address;
             this.lastSize = last.size;
@@ -71,21 +79,21 @@ public final class Block {
             this.target = last.target;
             this.targetIsa = last.targetIsa;
             this.link = last.link;
-            this.returns = last.returns;
             this.returnAddress = last.returnAddress;
             this.cond = last.cond;
             this.conditional = last.conditional;
             this.opcode = last.opcode;
+            this.call = last.link ? CallKind.CALL : last.ret ? CallKind.RETURN : CallKind.NONE;
         } else {
             this.kind = WaypointKind.NONE;
             this.target = -1;
             this.targetIsa = isa;
             this.link = false;
-            this.returns = false;
             this.returnAddress = count > 0 ? last.address + last.size : start;
             this.cond = 14;
             this.conditional = false;
             this.opcode = count > 0 ? last.opcode : 0;
+            this.call = CallKind.NONE;
         }
     }
 
@@ -152,9 +160,17 @@ public final class Block {
         return link;
     }
 
-    /** True if the waypoint is an A64 function return (RET, RETAA, RETAB), see {@link Insn#returns}. */
-    public boolean returns() {
-        return returns;
+    /** Whether the waypoint is a branch with link or a return; NONE when the block did not end at one. */
+    public CallKind call() {
+        return call;
+    }
+
+    /**
+     * The sizes of the block's instructions, for the ranges a flow cuts from it: instruction i of the
+     * block is instruction i of these sizes. Immutable and shared.
+     */
+    public InstructionSizes sizes() {
+        return sizes;
     }
 
     /** Address after the waypoint; the return address of a linking branch. */

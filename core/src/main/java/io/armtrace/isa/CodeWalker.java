@@ -20,7 +20,7 @@ import io.armtrace.trace.WaypointKind;
  *
  * <p>A64 code is walked the same way (ETMv4 and ETE: ISB is a P0 instruction, so pass
  * {@code isbIsWaypoint}); RET and its pointer-authenticated forms end a block as
- * {@link WaypointKind#INDIRECT_BRANCH} with {@link Block#returns()} set.
+ * {@link WaypointKind#INDIRECT_BRANCH} with {@link Block#call()} {@link io.armtrace.trace.CallKind#RETURN}.
  *
  * <p>Block addresses are aligned to the state first (bit 0 of a T32 address, bits 1:0 of an A32
  * address are ignored), so a caller that passes an address with the Thumb bit still gets the block.
@@ -280,7 +280,8 @@ public final class CodeWalker {
             it = c.itStateAfter;
             a += c.size;
         }
-        int[] offsets = mixed ? java.util.Arrays.copyOf(offs, n) : null;
+        offs[n] = bytes; // the block's length after the last offset: the element stream's InstructionSizes form
+        int[] offsets = mixed ? java.util.Arrays.copyOf(offs, n + 1) : null;
         return new Block(address, isa, n, offsets, n == 0 ? isa.alignment() : firstSize, end, missing, prev);
     }
 }

@@ -23,6 +23,13 @@ public final class Insn {
     public Isa targetIsa;
     /** True for branches with link (BL, BLX; A64 BL, BLR and BLRAA/BLRAB/BLRAAZ/BLRABZ): they write {@link #returnAddress} into LR. */
     public boolean link;
+    /**
+     * True for a return: the A64 function returns RET, RETAA and RETAB (Arm DDI 0487 C6.2.254, C6.2.255;
+     * what OpenCSD calls a V8 return), and the AArch32 indirect branches that return by convention (ARM
+     * DDI 0406C): BX LR; MOV PC, LR; POP or LDM SP! with the PC in the list; LDR PC, [SP], #4 (OpenCSD's
+     * implied returns). Other indirect branches keep it false.
+     */
+    public boolean ret;
     /** address + size: the return address a linking branch pushes. */
     public long returnAddress;
     /** Condition code 0-15 (14 = always); inside an IT block, the block's condition for it. */
@@ -41,11 +48,6 @@ public final class Insn {
      * waypoints only when ETMCCER bit 24 says so (IHI 0035B 2.2), see {@link CodeWalker}.
      */
     public boolean dataBarrier;
-    /**
-     * True for the A64 function returns RET, RETAA and RETAB (what OpenCSD calls a V8 return): views that
-     * keep a call stack pop it here. Other indirect branches keep it false.
-     */
-    public boolean returns;
     /**
      * True for WFI, WFE, WFIT and WFET. Their kind stays NONE: ETMv4.3 and later trace them as P0
      * instructions when TRCIDR2.WFXMODE says so, see {@link CodeWalker}.
@@ -82,13 +84,13 @@ public final class Insn {
         this.target = -1;
         this.targetIsa = isa;
         this.link = false;
+        this.ret = false;
         this.returnAddress = 0;
         this.cond = 14;
         this.conditional = false;
         this.itStateAfter = 0;
         this.undefined = false;
         this.dataBarrier = false;
-        this.returns = false;
         this.waitForInterruptOrEvent = false;
     }
 
@@ -102,13 +104,13 @@ public final class Insn {
         c.target = target;
         c.targetIsa = targetIsa;
         c.link = link;
+        c.ret = ret;
         c.returnAddress = returnAddress;
         c.cond = cond;
         c.conditional = conditional;
         c.itStateAfter = itStateAfter;
         c.undefined = undefined;
         c.dataBarrier = dataBarrier;
-        c.returns = returns;
         c.waitForInterruptOrEvent = waitForInterruptOrEvent;
         return c;
     }

@@ -148,6 +148,16 @@ public final class InstructionClassifier {
         return (it & 0xE0) | ((it << 1) & 0x1F);
     }
 
+    /**
+     * A branch target computed from {@code address}: the AArch32 PC is 32 bits, so the target wraps
+     * modulo 2^32, within the 4 GiB window of the branch. Real AArch32 code lies below 4 GiB, where this
+     * is the plain 32-bit wrap; the window keeps a walk of code placed higher (a test image, the
+     * AArch32 part of a 64-bit image) in its own window instead of truncating its addresses.
+     */
+    private static long aarch32(long address, long target) {
+        return (address & 0xFFFF_FFFF_0000_0000L) | (target & 0xFFFF_FFFFL);
+    }
+
     // ---------------------------------------------------------------- A32 (DDI 0406C A5)
 
     private void classifyA32(int w, long address, Insn out) {
@@ -199,12 +209,13 @@ public final class InstructionClassifier {
             case 4: // LDM/STM (A5.5); S bit with pc in the list: LDM (exception return) B9.3.6
                 if ((w & 0x00108000) == 0x00108000) {
                     out.kind = (w & 0x00400000) != 0 ? WaypointKind.EXCEPTION_RETURN : WaypointKind.INDIRECT_BRANCH;
+                    out.ret = (w & 0x0FFF8000) == 0x08BD8000; // POP {..., pc}: LDMIA sp!, A8.8.131
                 }
                 return;
             case 5: { // B, BL (A8.8.18, A8.8.25)
                 out.kind = WaypointKind.DIRECT_BRANCH;
                 out.link = (w & 0x01000000) != 0;
-                out.target = (address + 8 + ((long) (w << 8) >> 6)) & 0xFFFFFFFFL;
+                out.target = aarch32(address, address + 8 + ((long) (w << 8) >> 6));
                 out.targetIsa = Isa.A32;
                 return;
             }
@@ -232,12 +243,14 @@ public final class InstructionClassifier {
             return;
         }
         out.kind = (w & 0x00100000) != 0 ? WaypointKind.EXCEPTION_RETURN : WaypointKind.INDIRECT_BRANCH;
+        out.ret = (w & 0x0FFFFFFF) == 0x01A0F00E; // MOV pc, lr (A8.8.103, encoding A1)
     }
 
     /** LDR (not LDRB) with Rt = pc: A8.8.62-A8.8.66, A8.8.92 (LDRT). */
     private static void loadA32(int w, Insn out) {
         if ((w & 0x00500000) == 0x00100000 && ((w >>> 12) & 0xF) == 15) {
             out.kind = WaypointKind.INDIRECT_BRANCH;
+            out.ret = (w & 0x0FFFFFFF) == 0x049DF004; // POP {pc}: LDR pc, [sp], #4 (A8.8.131, encoding A2)
         }
     }
 
@@ -250,6 +263,7 @@ public final class InstructionClassifier {
         int x = w & 0x0FFFFFF0;
         if (x == 0x012FFF10 || x == 0x012FFF20) { // BX, BXJ (BXJ may enter Jazelle or behave as BX)
             out.kind = WaypointKind.INDIRECT_BRANCH;
+            out.ret = (w & 0x0FFFFFFF) == 0x012FFF1E; // BX lr
         } else if (x == 0x012FFF30) { // BLX (register)
             out.kind = WaypointKind.INDIRECT_BRANCH;
             out.link = true;
@@ -272,7 +286,7 @@ public final class InstructionClassifier {
             out.kind = WaypointKind.DIRECT_BRANCH;
             out.link = true;
             long imm = ((long) (w << 8) >> 6) | ((w >>> 23) & 2);
-            out.target = (address + 8 + imm) & 0xFFFFFFFFL;
+            out.target = aarch32(address, address + 8 + imm);
             out.targetIsa = Isa.T32;
         } else if ((w & 0xFE50FFFF) == 0xF8100A00) { // RFE, B9.3.13
             out.kind = WaypointKind.EXCEPTION_RETURN;
@@ -299,8 +313,10 @@ public final class InstructionClassifier {
                     if (op == 3) {
                         out.kind = WaypointKind.INDIRECT_BRANCH; // BX, BLX (and v8-M BXNS/BLXNS)
                         out.link = (hw & 0x80) != 0;
+                        out.ret = (hw & 0xFFF8) == 0x4770; // BX lr
                     } else if (op != 1 && (((hw >>> 4) & 8) | (hw & 7)) == 15) {
                         out.kind = WaypointKind.INDIRECT_BRANCH; // ADD pc, Rm / MOV pc, Rm
+                        out.ret = hw == 0x46F7; // MOV pc, lr
                     }
                 }
                 return;
@@ -309,9 +325,10 @@ public final class InstructionClassifier {
                     out.kind = WaypointKind.DIRECT_BRANCH;
                     out.conditional = true; // taken or not depending on the register
                     int imm = ((hw >>> 2) & 0x3E) | ((hw >>> 3) & 0x40); // i:imm5:'0'
-                    out.target = (address + 4 + imm) & 0xFFFFFFFFL;
+                    out.target = aarch32(address, address + 4 + imm);
                 } else if ((hw & 0x0F00) == 0x0D00) { // POP with pc
                     out.kind = WaypointKind.INDIRECT_BRANCH;
+                    out.ret = true;
                 } else if ((hw & 0x0F00) == 0x0E00) { // BKPT
                     out.kind = WaypointKind.EXCEPTION_CALL;
                     out.cond = 14; // BKPT executes regardless of an IT condition
@@ -330,13 +347,13 @@ public final class InstructionClassifier {
                     out.kind = WaypointKind.DIRECT_BRANCH;
                     out.cond = c;
                     out.conditional = true;
-                    out.target = (address + 4 + ((long) (byte) hw << 1)) & 0xFFFFFFFFL;
+                    out.target = aarch32(address, address + 4 + ((long) (byte) hw << 1));
                 }
                 return;
             }
             case 0xE: // B T2 (11100); 11101 is a 32-bit prefix and never reaches here
                 out.kind = WaypointKind.DIRECT_BRANCH;
-                out.target = (address + 4 + ((long) (hw << 21) >> 20)) & 0xFFFFFFFFL;
+                out.target = aarch32(address, address + 4 + ((long) (hw << 21) >> 20));
                 return;
             default:
                 return;
@@ -378,6 +395,7 @@ public final class InstructionClassifier {
                 if (op == 1 || op == 2) {
                     if ((hw2 & 0x8000) != 0) {
                         out.kind = WaypointKind.INDIRECT_BRANCH; // LDM/LDMDB/POP.W with pc
+                        out.ret = hw1 == 0xE8BD; // POP.W {..., pc}: LDMIA sp! (A8.8.131, encoding T2)
                     }
                 } else if (m) {
                     out.undefined = true;
@@ -396,6 +414,7 @@ public final class InstructionClassifier {
         // op1 == 3: load word, A6.3.7: LDR (imm/literal/register/T) with Rt = pc
         if ((hw1 & 0xFF70) == 0xF850 && (hw2 >>> 12) == 15) {
             out.kind = WaypointKind.INDIRECT_BRANCH;
+            out.ret = hw1 == 0xF85D && hw2 == 0xFB04; // POP.W {pc}: LDR pc, [sp], #4 (A8.8.131, encoding T3)
         }
     }
 
@@ -412,7 +431,7 @@ public final class InstructionClassifier {
                 out.kind = WaypointKind.DIRECT_BRANCH;
                 out.cond = (hw1 >>> 6) & 0xF;
                 out.conditional = true;
-                out.target = (address + 4 + ((long) (imm << 11) >> 11)) & 0xFFFFFFFFL;
+                out.target = aarch32(address, address + 4 + ((long) (imm << 11) >> 11));
                 return;
             }
             switch (op) {
@@ -468,14 +487,14 @@ public final class InstructionClassifier {
         if ((op1 & 5) == 1) { // B T4
             int imm = s << 24 | i1 << 23 | i2 << 22 | (hw1 & 0x3FF) << 12 | (hw2 & 0x7FF) << 1;
             out.kind = WaypointKind.DIRECT_BRANCH;
-            out.target = (address + 4 + ((long) (imm << 7) >> 7)) & 0xFFFFFFFFL;
+            out.target = aarch32(address, address + 4 + ((long) (imm << 7) >> 7));
             return;
         }
         if ((op1 & 5) == 5) { // BL
             int imm = s << 24 | i1 << 23 | i2 << 22 | (hw1 & 0x3FF) << 12 | (hw2 & 0x7FF) << 1;
             out.kind = WaypointKind.DIRECT_BRANCH;
             out.link = true;
-            out.target = (address + 4 + ((long) (imm << 7) >> 7)) & 0xFFFFFFFFL;
+            out.target = aarch32(address, address + 4 + ((long) (imm << 7) >> 7));
             return;
         }
         // BLX (immediate) T2: to A32, target Align(PC, 4) + imm32; H = 1 is UNDEFINED
@@ -486,7 +505,7 @@ public final class InstructionClassifier {
         int imm = s << 24 | i1 << 23 | i2 << 22 | (hw1 & 0x3FF) << 12 | (hw2 & 0x7FE) << 1;
         out.kind = WaypointKind.DIRECT_BRANCH;
         out.link = true;
-        out.target = (((address + 4) & ~3L) + ((long) (imm << 7) >> 7)) & 0xFFFFFFFFL;
+        out.target = aarch32(address, ((address + 4) & ~3L) + ((long) (imm << 7) >> 7));
         out.targetIsa = Isa.A32;
     }
 }

@@ -9,4 +9,9 @@ public record DataTrace(int source, int comparator, Kind kind, long value, int b
         implements SoftwareTrace {
 
     public enum Kind { PC_VALUE, ADDRESS, DATA_VALUE }
+
+    @Override
+    public void accept(ElementVisitor visitor) {
+        visitor.visit(this);
+    }
 }

@@ -6,4 +6,8 @@ package io.armtrace.trace;
  * address concerned (-1 if none), {@code offset} the byte offset in the stream (-1 if none).
  */
 public record DecodeError(int source, String message, long address, long offset) implements TraceElement {
+    @Override
+    public void accept(ElementVisitor visitor) {
+        visitor.visit(this);
+    }
 }

@@ -5,6 +5,7 @@ import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -18,6 +19,12 @@ public final class ElementCodec {
     private static final Isa[] ISAS = Isa.values();
     private static final WaypointKind[] KINDS = WaypointKind.values();
     private static final TraceOn.Reason[] REASONS = TraceOn.Reason.values();
+    private static final CallKind[] CALLS = CallKind.values();
+    private static final SecurityState[] SECURITY = SecurityState.values();
+    private static final SoftwareMessage.Kind[] MESSAGES = SoftwareMessage.Kind.values();
+    private static final LocalTimestamp.Relation[] RELATIONS = LocalTimestamp.Relation.values();
+    private static final ExceptionTrace.Function[] FUNCTIONS = ExceptionTrace.Function.values();
+    private static final DataTrace.Kind[] DATA = DataTrace.Kind.values();
     private static final int BUFFER = 1 << 16;
 
     private ElementCodec() {
@@ -39,59 +46,216 @@ public final class ElementCodec {
             if (pos > BUFFER - 128) {
                 flush();
             }
-            if (element instanceof InstructionRange r) {
+            try {
+                element.accept(records);
+            } catch (UncheckedIOException e) {
+                throw e.getCause();
+            }
+        }
+
+        /** One record per kind; a visitor, so that a new kind of element cannot be forgotten here. */
+        private final ElementVisitor records = new ElementVisitor() {
+            @Override
+            public void visit(InstructionRange r) {
                 tag(0, r.source());
                 putLong(r.start() - prevEnd);
                 putLong(r.end() - r.start());
                 putLong(r.count());
-                buf[pos++] = (byte) (r.isa().ordinal() | (r.lastExecuted() ? 8 : 0));
+                buf[pos++] = (byte) (r.isa().ordinal() | (r.lastExecuted() ? 8 : 0) | r.lastCall().ordinal() << 4);
                 buf[pos++] = (byte) r.lastKind().ordinal();
-                putLong(r.end() - r.lastAddress());
                 prevEnd = r.end();
-            } else if (element instanceof ExceptionEntry e) {
+                sizes(r);
+            }
+
+            @Override
+            public void visit(InstructionCount c) {
+                tag(11, c.source());
+                putLong(c.start());
+                putLong(c.count());
+                buf[pos++] = (byte) c.isa().ordinal();
+                putLong(c.end());
+            }
+
+            @Override
+            public void visit(ExceptionEntry e) {
                 tag(1, e.source());
                 putLong(e.number());
                 putLong(e.preferredReturn());
                 buf[pos++] = (byte) (e.cancelled() ? 1 : 0);
-                putString(e.name());
-            } else if (element instanceof ExceptionReturn e) {
+                putLong(e.exceptionLevel());
+                string(e.name());
+            }
+
+            @Override
+            public void visit(ExceptionReturn e) {
                 tag(2, e.source());
                 putLong(e.target());
-            } else if (element instanceof TraceOn t) {
+            }
+
+            @Override
+            public void visit(TraceOn t) {
                 tag(3, t.source());
                 buf[pos++] = (byte) t.reason().ordinal();
                 putLong(t.offset());
-            } else if (element instanceof Gap g) {
+            }
+
+            @Override
+            public void visit(Gap g) {
                 tag(4, g.source());
                 putLong(g.offset());
-                putString(g.reason());
-            } else if (element instanceof NoImage n) {
+                string(g.reason());
+            }
+
+            @Override
+            public void visit(NoImage n) {
                 tag(5, n.source());
                 putLong(n.address());
                 buf[pos++] = (byte) (n.isa() == null ? -1 : n.isa().ordinal());
-            } else if (element instanceof Context c) {
+            }
+
+            @Override
+            public void visit(Context c) {
                 tag(6, c.source());
                 putLong(c.contextId());
                 putLong(c.vmid());
-                buf[pos++] = (byte) ((c.nonSecure() ? 1 : 0) | (c.hyp() ? 2 : 0));
-            } else if (element instanceof Timestamp t) {
+                putLong(c.exceptionLevel());
+                buf[pos++] = (byte) ((c.aarch64() ? 1 : 0) | (c.hyp() ? 2 : 0) | c.security().ordinal() << 2);
+            }
+
+            @Override
+            public void visit(Timestamp t) {
                 tag(7, t.source());
                 putLong(t.value());
-            } else if (element instanceof CycleCount c) {
+                putLong(t.cycles());
+            }
+
+            @Override
+            public void visit(CycleCount c) {
                 tag(8, c.source());
                 putLong(c.cycles());
-            } else if (element instanceof Trigger t) {
+            }
+
+            @Override
+            public void visit(Event e) {
+                tag(12, e.source());
+                putLong(e.number());
+            }
+
+            @Override
+            public void visit(Trigger t) {
                 tag(9, t.source());
                 putLong(t.offset());
-            } else if (element instanceof DecodeError d) {
+            }
+
+            @Override
+            public void visit(DecodeError d) {
                 tag(10, d.source());
                 putLong(d.address());
                 putLong(d.offset());
-                putString(d.message());
-            } else {
-                throw new IllegalArgumentException("unknown element " + element.getClass().getSimpleName());
+                string(d.message());
             }
-        }
+
+            @Override
+            public void visit(SoftwareMessage m) {
+                tag(13, m.source());
+                buf[pos++] = (byte) (m.kind().ordinal() | (m.marker() ? 0x40 : 0) | (m.timestamped() ? 0x80 : 0));
+                putLong(m.master());
+                putLong(m.channel());
+                putLong(m.bits());
+                putLong(m.value());
+            }
+
+            @Override
+            public void visit(LocalTimestamp t) {
+                tag(14, t.source());
+                putLong(t.ticks());
+                buf[pos++] = (byte) t.relation().ordinal();
+            }
+
+            @Override
+            public void visit(PcSample s) {
+                tag(15, s.source());
+                putLong(s.address());
+                buf[pos++] = (byte) (s.sleep() ? 1 : 0);
+            }
+
+            @Override
+            public void visit(ExceptionTrace x) {
+                tag(16, x.source());
+                buf[pos++] = (byte) x.function().ordinal();
+                putLong(x.number());
+            }
+
+            @Override
+            public void visit(DataTrace d) {
+                tag(17, d.source());
+                putLong(d.comparator());
+                buf[pos++] = (byte) (d.kind().ordinal() | (d.write() ? 0x80 : 0));
+                putLong(d.value());
+                putLong(d.bytes());
+            }
+
+            @Override
+            public void visit(EventCounterWrap w) {
+                tag(18, w.source());
+                putLong(w.counters());
+            }
+
+            private void string(String s) {
+                try {
+                    putString(s);
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            }
+
+            /**
+             * The sizes of a range's instructions: 0 and the size when they are all one size (checked
+             * from the shared object when it is uniform, else instruction by instruction), otherwise 1
+             * and one bit per instruction (set: 4 bytes, clear: 2 bytes, as in T32), or 2 and one byte
+             * per instruction for anything else.
+             */
+            private void sizes(InstructionRange r) {
+                int n = r.count();
+                int first = n > 0 ? r.sizeOf(0) : r.isa().alignment();
+                boolean one = true;
+                boolean twoOrFour = true;
+                if (!r.sizes().isUniform()) {
+                    for (int i = 0; i < n; i++) {
+                        int s = r.sizeOf(i);
+                        one &= s == first;
+                        twoOrFour &= s == 2 || s == 4;
+                    }
+                }
+                if (one) {
+                    buf[pos++] = 0;
+                    buf[pos++] = (byte) first;
+                    return;
+                }
+                byte[] b;
+                if (twoOrFour) {
+                    buf[pos++] = 1;
+                    b = new byte[(n + 7) / 8];
+                    for (int i = 0; i < n; i++) {
+                        if (r.sizeOf(i) == 4) {
+                            b[i >> 3] |= (byte) (1 << (i & 7));
+                        }
+                    }
+                } else {
+                    buf[pos++] = 2;
+                    b = new byte[n];
+                    for (int i = 0; i < n; i++) {
+                        b[i] = (byte) r.sizeOf(i);
+                    }
+                }
+                try {
+                    flush();
+                    out.write(b);
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            }
+        };
 
         private void tag(int tag, int source) {
             buf[pos++] = (byte) tag;
@@ -155,15 +319,17 @@ public final class ElementCodec {
                     int count = (int) getLong();
                     int flags = buf[pos++];
                     WaypointKind kind = KINDS[buf[pos++]];
-                    long last = end - getLong();
                     prevEnd = end;
-                    return new InstructionRange(source, start, end, count, ISAS[flags & 7], last, kind, (flags & 8) != 0);
+                    InstructionSizes sizes = sizes(count);
+                    return new InstructionRange(source, start, end, count, ISAS[flags & 7], kind,
+                            CALLS[(flags >> 4) & 3], (flags & 8) != 0, sizes);
                 }
                 case 1 -> {
                     int number = (int) getLong();
                     long ret = getLong();
                     boolean cancelled = buf[pos++] != 0;
-                    return new ExceptionEntry(source, number, getString(), ret, cancelled);
+                    int level = (int) getLong();
+                    return new ExceptionEntry(source, number, getString(), ret, cancelled, level);
                 }
                 case 2 -> {
                     return new ExceptionReturn(source, getLong());
@@ -183,12 +349,15 @@ public final class ElementCodec {
                 }
                 case 6 -> {
                     long id = getLong();
-                    int vmid = (int) getLong();
+                    long vmid = getLong();
+                    int level = (int) getLong();
                     int flags = buf[pos++];
-                    return new Context(source, id, vmid, (flags & 1) != 0, (flags & 2) != 0);
+                    return new Context(source, id, vmid, SECURITY[(flags >> 2) & 3], level, (flags & 1) != 0,
+                            (flags & 2) != 0);
                 }
                 case 7 -> {
-                    return new Timestamp(source, getLong());
+                    long value = getLong();
+                    return new Timestamp(source, value, getLong());
                 }
                 case 8 -> {
                     return new CycleCount(source, getLong());
@@ -200,6 +369,44 @@ public final class ElementCodec {
                     long a = getLong();
                     long offset = getLong();
                     return new DecodeError(source, getString(), a, offset);
+                }
+                case 11 -> {
+                    long start = getLong();
+                    long count = getLong();
+                    Isa isa = ISAS[buf[pos++]];
+                    return new InstructionCount(source, start, count, isa, getLong());
+                }
+                case 12 -> {
+                    return new Event(source, (int) getLong());
+                }
+                case 13 -> {
+                    int flags = buf[pos++];
+                    int master = (int) getLong();
+                    int channel = (int) getLong();
+                    int bits = (int) getLong();
+                    return new SoftwareMessage(source, MESSAGES[flags & 0x3F], master, channel, bits, getLong(),
+                            (flags & 0x40) != 0, (flags & 0x80) != 0);
+                }
+                case 14 -> {
+                    long ticks = getLong();
+                    return new LocalTimestamp(source, ticks, RELATIONS[buf[pos++]]);
+                }
+                case 15 -> {
+                    long address = getLong();
+                    return new PcSample(source, address, buf[pos++] != 0);
+                }
+                case 16 -> {
+                    ExceptionTrace.Function function = FUNCTIONS[buf[pos++]];
+                    return new ExceptionTrace(source, function, (int) getLong());
+                }
+                case 17 -> {
+                    int comparator = (int) getLong();
+                    int flags = buf[pos++];
+                    long value = getLong();
+                    return new DataTrace(source, comparator, DATA[flags & 0x7F], value, (int) getLong(), (flags & 0x80) != 0);
+                }
+                case 18 -> {
+                    return new EventCounterWrap(source, (int) getLong());
                 }
                 default -> throw new IOException("not an element record: tag " + tag);
             }
@@ -239,11 +446,31 @@ public final class ElementCodec {
             return (z >>> 1) ^ -(z & 1);
         }
 
+        /** Reads what {@code Output} wrote for a range's sizes (see there). */
+        private InstructionSizes sizes(int count) throws IOException {
+            int mode = buf[pos++];
+            if (mode == 0) {
+                return InstructionSizes.uniform(buf[pos++]);
+            }
+            byte[] b = getBytes(mode == 1 ? (count + 7) / 8 : count);
+            int[] offsets = new int[count + 1];
+            for (int i = 0; i < count; i++) {
+                int size = mode == 1 ? ((b[i >> 3] >> (i & 7) & 1) != 0 ? 4 : 2) : b[i];
+                offsets[i + 1] = offsets[i] + size;
+            }
+            return InstructionSizes.ofOffsets(offsets);
+        }
+
         private String getString() throws IOException {
             int n = (int) getLong();
             if (n < 0) {
                 return null;
             }
+            return new String(getBytes(n), StandardCharsets.UTF_8);
+        }
+
+        /** The next {@code n} bytes, from the buffer and then the stream. */
+        private byte[] getBytes(int n) throws IOException {
             byte[] b = new byte[n];
             int have = Math.min(n, limit - pos);
             System.arraycopy(buf, pos, b, 0, have);
@@ -256,7 +483,7 @@ public final class ElementCodec {
                 }
                 off += r;
             }
-            return new String(b, StandardCharsets.UTF_8);
+            return b;
         }
 
         @Override

@@ -15,4 +15,9 @@ public record EventCounterWrap(int source, int counters) implements SoftwareTrac
 
     /** Counter names in bit order, for listings. */
     public static final String[] NAMES = {"cpi", "exc", "sleep", "lsu", "fold", "cyc"};
+
+    @Override
+    public void accept(ElementVisitor visitor) {
+        visitor.visit(this);
+    }
 }

@@ -9,26 +9,22 @@ public record ExceptionTrace(int source, Function function, int number) implemen
     /** FN[1:0] of the packet (ARMv7-M ARM D4.3.2): 1 entered, 2 exited, 3 returned to. */
     public enum Function { ENTRY, EXIT, RETURN }
 
-    /** The exception's architectural name. */
+    /** The exception's architectural name, or {@code exception N} for a number the architecture reserves. */
     public String name() {
         return mProfileName(number);
     }
 
-    /** Architectural name of M-profile exception {@code n} (ARMv8-M: 7 is SecureFault). */
+    /**
+     * Architectural name of M-profile exception {@code n} ({@link MProfileExceptions}), or {@code exception N}
+     * for a number the architecture reserves or below 1, as listings have always shown them.
+     */
     public static String mProfileName(int n) {
-        return switch (n) {
-            case 1 -> "Reset";
-            case 2 -> "NMI";
-            case 3 -> "HardFault";
-            case 4 -> "MemManage";
-            case 5 -> "BusFault";
-            case 6 -> "UsageFault";
-            case 7 -> "SecureFault";
-            case 11 -> "SVCall";
-            case 12 -> "DebugMonitor";
-            case 14 -> "PendSV";
-            case 15 -> "SysTick";
-            default -> n >= 16 ? "IRQ" + (n - 16) : "exception " + n;
-        };
+        String name = MProfileExceptions.name(n);
+        return name != null ? name : "exception " + n;
+    }
+
+    @Override
+    public void accept(ElementVisitor visitor) {
+        visitor.visit(this);
     }
 }

@@ -5,4 +5,8 @@ package io.armtrace.trace;
  * data, a capture starting mid-packet, a hole in the buffer. Decoding resumes at the next sync point.
  */
 public record Gap(int source, String reason, long offset) implements TraceElement {
+    @Override
+    public void accept(ElementVisitor visitor) {
+        visitor.visit(this);
+    }
 }

@@ -18,4 +18,9 @@ public record LocalTimestamp(int source, long ticks, Relation relation) implemen
         /** 0b11: both are delayed. */
         BOTH_DELAYED
     }
+
+    @Override
+    public void accept(ElementVisitor visitor) {
+        visitor.visit(this);
+    }
 }

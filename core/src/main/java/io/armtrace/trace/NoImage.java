@@ -5,4 +5,8 @@ package io.armtrace.trace;
  * the next address it can trust.
  */
 public record NoImage(int source, long address, Isa isa) implements TraceElement {
+    @Override
+    public void accept(ElementVisitor visitor) {
+        visitor.visit(this);
+    }
 }

@@ -5,4 +5,8 @@ package io.armtrace.trace;
  * ({@code sleep}; {@code address} is then -1). The samples of a run are a statistical profile.
  */
 public record PcSample(int source, long address, boolean sleep) implements SoftwareTrace {
+    @Override
+    public void accept(ElementVisitor visitor) {
+        visitor.visit(this);
+    }
 }

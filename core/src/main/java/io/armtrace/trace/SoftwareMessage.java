@@ -34,4 +34,9 @@ public record SoftwareMessage(int source, Kind kind, int master, int channel, in
         /** STM XSYNC: cross-synchronization with another trace source. */
         XSYNC
     }
+
+    @Override
+    public void accept(ElementVisitor visitor) {
+        visitor.visit(this);
+    }
 }

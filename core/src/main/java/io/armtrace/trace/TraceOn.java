@@ -5,6 +5,11 @@ package io.armtrace.trace;
  * element are not known to be contiguous with what follows.
  */
 public record TraceOn(int source, Reason reason, long offset) implements TraceElement {
+    @Override
+    public void accept(ElementVisitor visitor) {
+        visitor.visit(this);
+    }
+
     public enum Reason {
         /** First synchronization in the stream, or a periodic one after a loss of sync. */
         SYNC,

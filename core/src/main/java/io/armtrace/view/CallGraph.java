@@ -30,9 +30,9 @@ public final class CallGraph extends AnalysisView {
     public List<Edge> edges() {
         FunctionMap f = analysis.functions();
         List<Edge> out = new ArrayList<>();
-        for (int e = 0; e < analysis.edges; e++) {
-            out.add(new Edge(f.name(analysis.edgeCaller[e]), f.name(analysis.edgeCallee[e]), analysis.edgeCalls[e],
-                    analysis.edgeInclusive[e], analysis.edgeInclusiveCycles[e]));
+        for (int e = 0; e < analysis.tables.edges; e++) {
+            out.add(new Edge(f.name(analysis.tables.edgeCaller[e]), f.name(analysis.tables.edgeCallee[e]), analysis.tables.edgeCalls[e],
+                    analysis.tables.edgeInclusive[e], analysis.tables.edgeInclusiveCycles[e]));
         }
         return out;
     }
@@ -46,9 +46,9 @@ public final class CallGraph extends AnalysisView {
         for (int i = 0; i < self.length; i++) {
             shown[i] = self[i] > 0;
         }
-        for (int e = 0; e < analysis.edges; e++) {
-            shown[analysis.edgeCaller[e]] = true;
-            shown[analysis.edgeCallee[e]] = true;
+        for (int e = 0; e < analysis.tables.edges; e++) {
+            shown[analysis.tables.edgeCaller[e]] = true;
+            shown[analysis.tables.edgeCallee[e]] = true;
         }
         out.println("digraph callgraph {");
         out.println("  node [shape=box, fontname=\"monospace\"];");
@@ -60,10 +60,10 @@ public final class CallGraph extends AnalysisView {
             out.printf("  f%d [label=\"%s\\nself %d (%.1f%%)\\ntotal %d (%.1f%%)\"];%n", i, dotEscape(f.name(i)),
                     self[i], Profile.pct(self[i], total), incl, Profile.pct(incl, total));
         }
-        for (int e = 0; e < analysis.edges; e++) {
-            long calls = analysis.edgeCalls[e];
-            out.printf("  f%d -> f%d [label=\"%d call%s\\n%d insn\"];%n", analysis.edgeCaller[e], analysis.edgeCallee[e],
-                    calls, calls == 1 ? "" : "s", analysis.edgeInclusive[e]);
+        for (int e = 0; e < analysis.tables.edges; e++) {
+            long calls = analysis.tables.edgeCalls[e];
+            out.printf("  f%d -> f%d [label=\"%d call%s\\n%d insn\"];%n", analysis.tables.edgeCaller[e], analysis.tables.edgeCallee[e],
+                    calls, calls == 1 ? "" : "s", analysis.tables.edgeInclusive[e]);
         }
         out.println("}");
         out.flush();
@@ -113,8 +113,8 @@ public final class CallGraph extends AnalysisView {
         for (int i = 0; i < n; i++) {
             outgoing.add(new ArrayList<>());
         }
-        for (int e = 0; e < analysis.edges; e++) {
-            outgoing.get(analysis.edgeCaller[e]).add(e);
+        for (int e = 0; e < analysis.tables.edges; e++) {
+            outgoing.get(analysis.tables.edgeCaller[e]).add(e);
         }
         for (int i = 0; i < n; i++) {
             Map<String, double[]> cost = costs.get(i);
@@ -136,17 +136,17 @@ public final class CallGraph extends AnalysisView {
                 }
             }
             for (int e : outgoing.get(i)) {
-                int callee = analysis.edgeCallee[e];
-                LineTable.Location site = lines.lookup(analysis.edgeSite[e]);
+                int callee = analysis.tables.edgeCallee[e];
+                LineTable.Location site = lines.lookup(analysis.tables.edgeSite[e]);
                 if (site != null && !site.file().equals(current)) {
                     out.println("fi=" + site.file());
                     current = site.file();
                 }
                 out.println("cfl=" + fileOf(callee, lines));
                 out.println("cfn=" + f.name(callee));
-                out.println("calls=" + analysis.edgeCalls[e] + " " + lineOf(callee, lines));
-                out.println((site == null ? 0 : site.line()) + " " + analysis.edgeInclusive[e]
-                        + (withCycles ? " " + analysis.edgeInclusiveCycles[e] : ""));
+                out.println("calls=" + analysis.tables.edgeCalls[e] + " " + lineOf(callee, lines));
+                out.println((site == null ? 0 : site.line()) + " " + analysis.tables.edgeInclusive[e]
+                        + (withCycles ? " " + analysis.tables.edgeInclusiveCycles[e] : ""));
             }
             out.println();
         }

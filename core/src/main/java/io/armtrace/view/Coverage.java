@@ -1,10 +1,9 @@
 package io.armtrace.view;
 
 import io.armtrace.image.LineTable;
-import io.armtrace.image.MemoryImage;
 import io.armtrace.image.ProgramImage;
 import io.armtrace.image.Symbol;
-import io.armtrace.image.SymbolTable;
+import io.armtrace.isa.FunctionCode;
 import io.armtrace.trace.Isa;
 import java.io.PrintWriter;
 import java.util.ArrayList;
@@ -20,12 +19,10 @@ import java.util.TreeMap;
  * the trace's own terms: a conditional instruction is covered both ways when it was seen passing and
  * failing its condition. Written as a text summary or as an LCOV tracefile (what genhtml reads).
  *
- * <p>The instructions a function has come from walking its symbol's extent in the image (A32 or T32
- * by the symbol and the mapping symbols, skipping literal pools marked {@code $d}). Which
- * instructions are conditional is read from their encoding, without a disassembler: A32 instructions
- * with a condition field other than AL (ARM DDI 0406C A5.1), T32 conditional branches B&lt;c&gt; (A8.8.18,
- * encodings T1 and T3), CBZ/CBNZ (A8.8.29), and the instructions an IT block makes conditional
- * (A8.8.54: IT's mask gives the block's length); and any instruction the trace saw failing.
+ * <p>The instructions a function has, and which of them are conditional, come from walking its
+ * symbol's extent in the image ({@link FunctionCode}: no element can say what never ran); an
+ * instruction the trace saw failing is conditional too. Executed instructions outside function symbols
+ * take their sizes from the ranges.
  */
 public final class Coverage extends AnalysisView {
     private Result result;
@@ -98,19 +95,20 @@ public final class Coverage extends AnalysisView {
     }
 
     private Result compute() {
-        MemoryImage memory = analysis.memory;
-        SymbolTable symbols = analysis.image.symbols();
+        FunctionCode code = new FunctionCode(analysis.image.memory().copy(), analysis.image.symbols());
         LineTable lines = analysis.image.lines();
         FunctionMap fns = analysis.functions();
 
         // executed instructions, by address
         Map<Long, long[]> runs = new TreeMap<>();
         Map<Long, Isa> isaOf = new TreeMap<>();
+        Map<Long, Integer> sizeOf = new TreeMap<>();
         analysis.forEachInstruction((address, isa, size, fn, passed, failed, c) -> {
             long[] v = runs.computeIfAbsent(address, k -> new long[2]);
             v[0] += passed;
             v[1] += failed;
             isaOf.putIfAbsent(address, isa);
+            sizeOf.putIfAbsent(address, size);
         });
 
         // every instruction of the functions, then the executed ones outside them
@@ -122,7 +120,7 @@ public final class Coverage extends AnalysisView {
             if (s.type() != Symbol.Type.FUNCTION || s.size() <= 0) {
                 continue;
             }
-            List<Instruction> insns = walk(s, memory, symbols, runs);
+            List<Instruction> insns = walk(s, code, runs);
             int hit = 0;
             int cond = 0;
             int both = 0;
@@ -148,8 +146,7 @@ public final class Coverage extends AnalysisView {
                 long a = r.getKey();
                 Isa isa = isaOf.get(a);
                 long[] v = r.getValue();
-                all.put(a, new Instruction(a, isa, InstructionWalk.size(memory, a, isa), v[0], v[1],
-                        v[1] > 0 || conditionalByEncoding(memory, a, isa)));
+                all.put(a, new Instruction(a, isa, sizeOf.get(a), v[0], v[1], v[1] > 0 || code.conditional(a, isa)));
             }
         }
         for (Instruction i : all.values()) {
@@ -171,70 +168,15 @@ public final class Coverage extends AnalysisView {
     }
 
     /** The instructions of a function symbol, with their executions. */
-    private static List<Instruction> walk(Symbol s, MemoryImage memory, SymbolTable symbols, Map<Long, long[]> runs) {
+    private static List<Instruction> walk(Symbol s, FunctionCode code, Map<Long, long[]> runs) {
         List<Instruction> out = new ArrayList<>();
-        long end = s.address() + s.size();
-        int itLeft = 0;
-        for (long a = s.address(); a < end; ) {
-            byte map = symbols.mappingAt(a);
-            if (map == SymbolTable.MAP_DATA) {
-                a += 2; // a literal pool: step over it to the next mapping symbol
-                itLeft = 0;
-                continue;
-            }
-            Isa isa = map == SymbolTable.MAP_THUMB ? Isa.T32 : map == SymbolTable.MAP_ARM ? Isa.A32
-                    : (s.thumb() ? Isa.T32 : Isa.A32);
-            if (isa == Isa.A32 && (a & 3) != 0) {
-                a += 2;
-                continue;
-            }
-            if (!memory.contains(a, 2)) {
-                break;
-            }
-            int size = InstructionWalk.size(memory, a, isa);
-            boolean conditional = itLeft > 0 || conditionalByEncoding(memory, a, isa);
-            if (itLeft > 0) {
-                itLeft--;
-            }
-            if (isa == Isa.T32) {
-                int hw = memory.u16(a);
-                if ((hw & 0xFF00) == 0xBF00 && (hw & 0xF) != 0) {
-                    itLeft = 4 - Integer.numberOfTrailingZeros(hw & 0xF); // IT: 1 to 4 instructions follow
-                }
-            }
+        code.walk(s, (a, isa, size, conditional) -> {
             long[] v = runs.get(a);
             long passed = v == null ? 0 : v[0];
             long failed = v == null ? 0 : v[1];
             out.add(new Instruction(a, isa, size, passed, failed, conditional || failed > 0));
-            a += size;
-        }
+        });
         return out;
-    }
-
-    /** Conditional by the encoding alone (see the class comment); IT blocks are the walker's business. */
-    static boolean conditionalByEncoding(MemoryImage memory, long a, Isa isa) {
-        if (isa == Isa.A32) {
-            long w = memory.u32(a);
-            return w >= 0 && (w >>> 28) < 14;
-        }
-        if (isa != Isa.T32 && isa != Isa.THUMB_EE) {
-            return false;
-        }
-        int hw = memory.u16(a);
-        if (hw < 0) {
-            return false;
-        }
-        if ((hw & 0xF000) == 0xD000) {
-            return ((hw >>> 8) & 0xF) < 14; // B<c> T1 (0xE: UDF, 0xF: SVC)
-        }
-        if ((hw & 0xF500) == 0xB100) {
-            return true; // CBZ, CBNZ
-        }
-        if ((hw & 0xF800) == 0xF000) {
-            int hw2 = memory.u16(a + 2);
-            return hw2 >= 0 && (hw2 & 0xD000) == 0x8000 && ((hw >>> 6) & 0xF) < 14; // B<c> T3
-        }
-        return false;
     }
 
     // ---------------------------------------------------------------- output

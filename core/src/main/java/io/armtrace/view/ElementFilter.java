@@ -1,11 +1,27 @@
 package io.armtrace.view;
 
-import io.armtrace.image.MemoryImage;
+import io.armtrace.trace.Context;
 import io.armtrace.trace.CycleCount;
+import io.armtrace.trace.DataTrace;
+import io.armtrace.trace.DecodeError;
 import io.armtrace.trace.ElementSink;
+import io.armtrace.trace.ElementVisitor;
+import io.armtrace.trace.Event;
+import io.armtrace.trace.EventCounterWrap;
+import io.armtrace.trace.ExceptionEntry;
+import io.armtrace.trace.ExceptionReturn;
+import io.armtrace.trace.ExceptionTrace;
+import io.armtrace.trace.Gap;
+import io.armtrace.trace.InstructionCount;
 import io.armtrace.trace.InstructionRange;
+import io.armtrace.trace.LocalTimestamp;
+import io.armtrace.trace.NoImage;
+import io.armtrace.trace.PcSample;
+import io.armtrace.trace.SoftwareMessage;
+import io.armtrace.trace.Timestamp;
 import io.armtrace.trace.TraceElement;
-import io.armtrace.trace.WaypointKind;
+import io.armtrace.trace.TraceOn;
+import io.armtrace.trace.Trigger;
 import java.util.List;
 
 /**
@@ -19,7 +35,7 @@ import java.util.List;
  * Elements other than instructions are shown while the window is open, whatever the address ranges; a
  * {@link CycleCount} that follows a range is shown with the range (it counts the range's cycles).
  */
-public final class ElementFilter implements ElementSink {
+public final class ElementFilter implements ElementSink, ElementVisitor {
     /** What a window bound counts. */
     public enum Measure {
         /** instructions decoded before, from 0 */
@@ -34,15 +50,17 @@ public final class ElementFilter implements ElementSink {
     public record Bound(Measure measure, long value) {
     }
 
-    /** An address range, {@code from} inclusive and {@code to} exclusive. */
+    /**
+     * An address range, {@code from} inclusive and {@code to} exclusive, compared as unsigned 64-bit
+     * numbers (an address of the upper half, such as an AArch64 kernel's, is negative as a Java long).
+     */
     public record AddressRange(long from, long to) {
         boolean contains(long a) {
-            return a >= from && a < to;
+            return Long.compareUnsigned(a, from) >= 0 && Long.compareUnsigned(a, to) < 0;
         }
     }
 
     private final ElementSink next;
-    private final MemoryImage memory;
     private final AddressRange[] ranges;
     private final Bound start;
     private final Bound stop;
@@ -57,10 +75,8 @@ public final class ElementFilter implements ElementSink {
      * @param stop     the window's stop (exclusive), or null
      * @param timeline the stage upstream that counts cycles and timestamps; needed for those measures
      */
-    public ElementFilter(ElementSink next, MemoryImage memory, List<AddressRange> ranges, Bound start, Bound stop,
-                         Timeline timeline) {
+    public ElementFilter(ElementSink next, List<AddressRange> ranges, Bound start, Bound stop, Timeline timeline) {
         this.next = next;
-        this.memory = memory;
         this.ranges = ranges.toArray(AddressRange[]::new);
         this.start = start;
         this.stop = stop;
@@ -101,16 +117,122 @@ public final class ElementFilter implements ElementSink {
 
     @Override
     public void accept(TraceElement element) {
-        if (element instanceof InstructionRange r) {
-            previousRangeShown = range(r);
-            previousWasRange = true;
-            instructions += r.count();
-            return;
-        }
-        boolean show = element instanceof CycleCount && previousWasRange ? previousRangeShown : inWindow(instructions);
+        element.accept(this);
+    }
+
+    @Override
+    public void visit(InstructionRange r) {
+        previousRangeShown = range(r);
+        previousWasRange = true;
+        instructions += r.count();
+    }
+
+    /** Shown with the range it counts the cycles of, or, after anything else, while the window is open. */
+    @Override
+    public void visit(CycleCount c) {
+        boolean show = previousWasRange ? previousRangeShown : inWindow(instructions);
         previousWasRange = false;
         if (show) {
-            next.accept(element);
+            next.accept(c);
+        }
+    }
+
+    /**
+     * Instructions without a path have no addresses to filter by: shown while the window is open, like
+     * the kinds that are no instructions (they do not move the window: it counts the instructions of ranges).
+     */
+    @Override
+    public void visit(InstructionCount c) {
+        other(c);
+    }
+
+    @Override
+    public void visit(ExceptionEntry e) {
+        other(e);
+    }
+
+    @Override
+    public void visit(ExceptionReturn e) {
+        other(e);
+    }
+
+    @Override
+    public void visit(TraceOn t) {
+        other(t);
+    }
+
+    @Override
+    public void visit(Gap g) {
+        other(g);
+    }
+
+    @Override
+    public void visit(NoImage n) {
+        other(n);
+    }
+
+    @Override
+    public void visit(Context c) {
+        other(c);
+    }
+
+    @Override
+    public void visit(Timestamp t) {
+        other(t);
+    }
+
+    @Override
+    public void visit(Event e) {
+        other(e);
+    }
+
+    @Override
+    public void visit(Trigger t) {
+        other(t);
+    }
+
+    @Override
+    public void visit(DecodeError e) {
+        other(e);
+    }
+
+    /* Software trace (ITM, DWT, STM): no instructions, shown while the window is open. */
+
+    @Override
+    public void visit(SoftwareMessage m) {
+        other(m);
+    }
+
+    @Override
+    public void visit(LocalTimestamp t) {
+        other(t);
+    }
+
+    @Override
+    public void visit(PcSample s) {
+        other(s);
+    }
+
+    @Override
+    public void visit(ExceptionTrace x) {
+        other(x);
+    }
+
+    @Override
+    public void visit(DataTrace d) {
+        other(d);
+    }
+
+    @Override
+    public void visit(EventCounterWrap w) {
+        other(w);
+    }
+
+    /** An element other than instructions: shown while the window is open, whatever the address ranges. */
+    private void other(TraceElement e) {
+        previousWasRange = false;
+        if (inWindow(instructions)) {
+            next.accept(e);
         }
     }
 
@@ -124,40 +246,25 @@ public final class ElementFilter implements ElementSink {
             return false;
         }
         boolean any = false;
-        long a = r.start();
-        long runStart = -1;
-        long runLast = 0;
+        int runFrom = 0;
         int runCount = 0;
         for (int i = 0; i < r.count(); i++) {
-            int size = InstructionWalk.size(memory, a, r.isa());
-            boolean last = i == r.count() - 1;
-            if (inRanges(a) && inWindow(instructions + i)) {
+            if (inRanges(r.addressOf(i)) && inWindow(instructions + i)) {
                 if (runCount == 0) {
-                    runStart = a;
+                    runFrom = i;
                 }
                 runCount++;
-                runLast = a;
             } else if (runCount > 0) {
-                emit(r, runStart, runLast, runLast + lastSize(runLast, r), runCount, false);
+                next.accept(r.slice(runFrom, runCount));
                 any = true;
                 runCount = 0;
             }
-            if (last && runCount > 0) {
-                emit(r, runStart, runLast, a + size, runCount, true);
-                any = true;
-            }
-            a += size;
+        }
+        if (runCount > 0) {
+            next.accept(r.slice(runFrom, runCount));
+            any = true;
         }
         return any;
-    }
-
-    private int lastSize(long address, InstructionRange r) {
-        return InstructionWalk.size(memory, address, r.isa());
-    }
-
-    private void emit(InstructionRange r, long from, long lastAddress, long end, int count, boolean endsRange) {
-        next.accept(new InstructionRange(r.source(), from, end, count, r.isa(), lastAddress,
-                endsRange ? r.lastKind() : WaypointKind.NONE, !endsRange || r.lastExecuted()));
     }
 
     private boolean overlapsRanges(InstructionRange r) {
@@ -165,7 +272,7 @@ public final class ElementFilter implements ElementSink {
             return true;
         }
         for (AddressRange x : ranges) {
-            if (r.start() < x.to() && r.lastAddress() >= x.from()) {
+            if (Long.compareUnsigned(r.start(), x.to()) < 0 && Long.compareUnsigned(r.lastAddress(), x.from()) >= 0) {
                 return true;
             }
         }
@@ -181,7 +288,7 @@ public final class ElementFilter implements ElementSink {
             return true;
         }
         for (AddressRange x : ranges) {
-            if (r.start() >= x.from() && r.lastAddress() < x.to()) {
+            if (x.contains(r.start()) && x.contains(r.lastAddress())) {
                 return true;
             }
         }

@@ -61,41 +61,47 @@ public final class HtmlReport {
         TraceAnalysis a = s.analysis();
         out.println("<h2>" + esc(s.label()) + "</h2>");
         out.println("<h3>Capture</h3><table>");
-        row(out, "trace sources", a.sources.isEmpty() ? "none" : a.sources.stream()
-                .map(TraceAnalysis::sourceText).reduce((x, y) -> x + ", " + y).orElse(""));
-        row(out, "elements", a.elements);
-        row(out, "instructions", a.instructions);
-        row(out, "instruction ranges", a.rangeElements);
-        if (a.cycles > 0) {
-            row(out, "cycles", a.cycles);
+        row(out, "trace sources", a.summary.sources.isEmpty() ? "none" : a.summary.sources.stream()
+                .map(CaptureSummary::sourceText).reduce((x, y) -> x + ", " + y).orElse(""));
+        row(out, "elements", a.summary.elements);
+        row(out, "instructions", a.summary.instructions);
+        row(out, "instruction ranges", a.summary.rangeElements);
+        if (a.summary.pathlessInstructions > 0) {
+            row(out, "instructions without a traced path", a.summary.pathlessInstructions);
         }
-        row(out, "calls (branches with link)", a.callCount);
-        long exceptions = a.exceptionsByName.values().stream().mapToLong(Long::longValue).sum();
+        if (a.summary.cycles > 0) {
+            row(out, "cycles", a.summary.cycles);
+        }
+        row(out, "calls (branches with link)", a.calls());
+        long exceptions = a.summary.exceptionsByName.values().stream().mapToLong(Long::longValue).sum();
         row(out, "exceptions", exceptions);
-        row(out, "exception returns", a.exceptionReturns);
-        row(out, "trace (re)starts", a.traceOns);
-        if (a.timestamps > 0) {
-            row(out, "timestamps", a.timestamps);
+        row(out, "exception returns", a.summary.exceptionReturns);
+        row(out, "trace (re)starts", a.summary.traceOns);
+        if (a.summary.timestamps > 0) {
+            row(out, "timestamps", a.summary.timestamps);
         }
-        if (a.contexts > 0) {
-            row(out, "context changes", a.contexts);
+        if (a.summary.contexts > 0) {
+            row(out, "context changes", a.summary.contexts);
         }
-        if (a.triggers > 0) {
-            row(out, "triggers", a.triggers);
+        if (a.summary.events > 0) {
+            row(out, "events", a.summary.events);
         }
-        rowWarn(out, "gaps (trace lost)", a.gaps);
-        rowWarn(out, "code not in the image", a.noImage);
-        rowWarn(out, "decode errors", a.errors);
+        if (a.summary.triggers > 0) {
+            row(out, "triggers", a.summary.triggers);
+        }
+        rowWarn(out, "gaps (trace lost)", a.summary.gaps);
+        rowWarn(out, "code not in the image", a.summary.noImage);
+        rowWarn(out, "decode errors", a.summary.errors);
         out.println("</table>");
-        if (!a.exceptionsByName.isEmpty()) {
+        if (!a.summary.exceptionsByName.isEmpty()) {
             out.println("<table><tr><th>exception</th><th class=\"n\">taken</th></tr>");
-            for (Map.Entry<String, Long> e : a.exceptionsByName.entrySet()) {
+            for (Map.Entry<String, Long> e : a.summary.exceptionsByName.entrySet()) {
                 out.println("<tr><td>" + esc(e.getKey()) + "</td><td class=\"n\">" + e.getValue() + "</td></tr>");
             }
             out.println("</table>");
         }
-        messages(out, "Gaps", a.gapMessages, a.gaps);
-        messages(out, "Decode errors", a.errorMessages, a.errors);
+        messages(out, "Gaps", a.summary.gapMessages, a.summary.gaps);
+        messages(out, "Decode errors", a.summary.errorMessages, a.summary.errors);
 
         Profile p = new Profile(a);
         List<Profile.Entry> fns = p.byFunction();
@@ -103,7 +109,7 @@ public final class HtmlReport {
         if (fns.isEmpty()) {
             out.println("<p>No instructions were decoded.</p>");
         } else {
-            boolean cycles = a.cycles > 0;
+            boolean cycles = a.summary.cycles > 0;
             out.println("<table><tr><th class=\"n\">instructions</th><th class=\"n\">%</th>"
                     + (cycles ? "<th class=\"n\">cycles</th>" : "") + "<th class=\"n\">calls in</th><th></th><th>function</th></tr>");
             double max = fns.get(0).instructions();
@@ -112,7 +118,7 @@ public final class HtmlReport {
                 int fn = indexOf(a.functions(), e.name());
                 out.printf("<tr><td class=\"n\">%d</td><td class=\"n\">%.2f</td>%s<td class=\"n\">%d</td>"
                                 + "<td><span class=\"bar\" style=\"width:%.1fem\"></span></td><td><code>%s</code></td></tr>%n",
-                        e.instructions(), Profile.pct(e.instructions(), a.instructions),
+                        e.instructions(), Profile.pct(e.instructions(), a.summary.instructions),
                         cycles ? String.format("<td class=\"n\">%.0f</td>", e.cycles()) : "",
                         fn < 0 ? 0 : a.callsInto(fn), 12 * e.instructions() / max, esc(e.name()));
             }
@@ -126,7 +132,7 @@ public final class HtmlReport {
             for (int i = 0; i < lines.size() && i < top; i++) {
                 Profile.Entry e = lines.get(i);
                 out.printf("<tr><td class=\"n\">%d</td><td class=\"n\">%.2f</td><td><code>%s</code></td><td><code>%s</code></td></tr>%n",
-                        e.instructions(), Profile.pct(e.instructions(), a.instructions), esc(e.name()), esc(e.function()));
+                        e.instructions(), Profile.pct(e.instructions(), a.summary.instructions), esc(e.name()), esc(e.function()));
             }
             out.println("</table>");
         }

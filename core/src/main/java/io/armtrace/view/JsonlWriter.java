@@ -10,17 +10,20 @@ import io.armtrace.trace.CycleCount;
 import io.armtrace.trace.DataTrace;
 import io.armtrace.trace.DecodeError;
 import io.armtrace.trace.ElementSink;
+import io.armtrace.trace.ElementVisitor;
+import io.armtrace.trace.Event;
 import io.armtrace.trace.EventCounterWrap;
 import io.armtrace.trace.ExceptionEntry;
 import io.armtrace.trace.ExceptionReturn;
 import io.armtrace.trace.ExceptionTrace;
 import io.armtrace.trace.Gap;
+import io.armtrace.trace.InstructionCount;
 import io.armtrace.trace.InstructionRange;
 import io.armtrace.trace.LocalTimestamp;
 import io.armtrace.trace.NoImage;
 import io.armtrace.trace.PcSample;
+import io.armtrace.trace.SecurityState;
 import io.armtrace.trace.SoftwareMessage;
-import io.armtrace.trace.SoftwareTrace;
 import io.armtrace.trace.Timestamp;
 import io.armtrace.trace.TraceElement;
 import io.armtrace.trace.TraceOn;
@@ -36,7 +39,7 @@ import java.io.UncheckedIOException;
  * {@code withSource}, every line also has {@code "src"} (the trace ID). The other types are listed in
  * README.md.
  */
-public final class JsonlWriter implements ElementSink {
+public final class JsonlWriter implements ElementSink, ElementVisitor {
     private final JsonGenerator g;
     private final ProgramImage image;
     private final boolean withSource;
@@ -258,91 +261,164 @@ public final class JsonlWriter implements ElementSink {
 
     @Override
     public void accept(TraceElement element) {
+        element.accept(this);
+    }
+
+    @Override
+    public void visit(InstructionRange r) {
         try {
-            write(element);
+            if (ranges) {
+                range(r);
+            } else {
+                instructions(r);
+            }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
     }
 
-    private void write(TraceElement element) throws IOException {
-        if (element instanceof InstructionRange r) {
-            if (ranges) {
-                g.writeStartObject();
-                g.writeStringField("type", "range");
-                if (withSource) {
-                    g.writeNumberField("src", r.source());
-                }
-                g.writeStringField("start", hex(r.start()));
-                g.writeStringField("end", hex(r.end()));
-                g.writeNumberField("count", r.count());
-                g.writeStringField("isa", r.isa().name());
-                g.writeStringField("last", hex(r.lastAddress()));
-                g.writeStringField("last_kind", r.lastKind().name().toLowerCase(java.util.Locale.ROOT));
-                g.writeBooleanField("last_executed", r.lastExecuted());
-                instructionFields(r.start());
-                endLine();
-                return;
+    private void range(InstructionRange r) throws IOException {
+        g.writeStartObject();
+        g.writeStringField("type", "range");
+        if (withSource) {
+            g.writeNumberField("src", r.source());
+        }
+        g.writeStringField("start", hex(r.start()));
+        g.writeStringField("end", hex(r.end()));
+        g.writeNumberField("count", r.count());
+        g.writeStringField("isa", r.isa().name());
+        g.writeStringField("last", hex(r.lastAddress()));
+        g.writeStringField("last_kind", r.lastKind().name().toLowerCase(java.util.Locale.ROOT));
+        g.writeBooleanField("last_executed", r.lastExecuted());
+        instructionFields(r.start());
+        endLine();
+    }
+
+    /** One {@code insn} line per instruction: the hot path of the writer. */
+    private void instructions(InstructionRange r) throws IOException {
+        // pre-encoded names and a reused buffer for the address
+        SerializedString isaValue = ISA_VALUES[r.isa().ordinal()];
+        long a = r.start();
+        for (int i = 0; i < r.count(); i++) {
+            int size = r.sizeOf(i);
+            g.writeStartObject();
+            g.writeFieldName(F_TYPE);
+            g.writeString(V_INSN);
+            if (withSource) {
+                writeSource(r.source());
             }
-            String isa = r.isa().name();
-            // the hot path of the writer: pre-encoded names and a reused buffer for the address
-            SerializedString isaValue = ISA_VALUES[r.isa().ordinal()];
-            long a = r.start();
-            for (int i = 0; i < r.count(); i++) {
-                int size = InstructionWalk.size(image.memory(), a, r.isa());
-                g.writeStartObject();
-                g.writeFieldName(F_TYPE);
-                g.writeString(V_INSN);
-                if (withSource) {
-                    writeSource(r.source());
-                }
-                g.writeFieldName(F_ADDR);
-                g.writeString(hexBuf, 0, hexInto(a));
-                g.writeFieldName(F_ISA);
-                g.writeString(isaValue);
-                g.writeFieldName(F_SIZE);
-                g.writeNumber(size);
-                g.writeFieldName(F_EXECUTED);
-                g.writeBoolean(i < r.count() - 1 || r.lastExecuted());
-                if (annotator != null || timeline != null) { // any optional per-instruction field asked for
-                    instructionFields(a, size, r.isa());
-                }
-                endLine();
-                a += size;
+            g.writeFieldName(F_ADDR);
+            g.writeString(hexBuf, 0, hexInto(a));
+            g.writeFieldName(F_ISA);
+            g.writeString(isaValue);
+            g.writeFieldName(F_SIZE);
+            g.writeNumber(size);
+            g.writeFieldName(F_EXECUTED);
+            g.writeBoolean(i < r.count() - 1 || r.lastExecuted());
+            if (annotator != null || timeline != null) { // any optional per-instruction field asked for
+                instructionFields(a, size, r.isa());
             }
-        } else if (element instanceof ExceptionEntry e) {
+            endLine();
+            a += size;
+        }
+    }
+
+    /** {@code insn_count}: instructions whose path the trace does not give. */
+    @Override
+    public void visit(InstructionCount c) {
+        try {
+            begin("insn_count", c.source());
+            g.writeNumberField("count", c.count());
+            g.writeStringField("isa", c.isa().name());
+            if (c.start() != -1) {
+                g.writeStringField("start", hex(c.start()));
+            }
+            if (c.end() != -1) {
+                g.writeStringField("end", hex(c.end()));
+            }
+            endLine();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    @Override
+    public void visit(ExceptionEntry e) {
+        try {
             begin("exception", e.source());
             g.writeNumberField("number", e.number());
             if (e.name() != null) {
                 g.writeStringField("name", e.name());
             }
-            if (e.preferredReturn() >= 0) {
+            if (e.preferredReturn() != -1) {
                 g.writeStringField("return", hex(e.preferredReturn()));
             }
             g.writeBooleanField("cancelled", e.cancelled());
+            if (e.exceptionLevel() >= 0) {
+                g.writeNumberField("el", e.exceptionLevel());
+            }
             endLine();
-        } else if (element instanceof ExceptionReturn e) {
+        } catch (IOException x) {
+            throw new UncheckedIOException(x);
+        }
+    }
+
+    @Override
+    public void visit(ExceptionReturn e) {
+        try {
             begin("exception_return", e.source());
-            if (e.target() >= 0) {
+            if (e.target() != -1) {
                 g.writeStringField("target", hex(e.target()));
             }
             endLine();
-        } else if (element instanceof TraceOn t) {
+        } catch (IOException x) {
+            throw new UncheckedIOException(x);
+        }
+    }
+
+    @Override
+    public void visit(TraceOn t) {
+        try {
             begin("trace_on", t.source());
             g.writeStringField("reason", t.reason().name().toLowerCase(java.util.Locale.ROOT));
             g.writeNumberField("offset", t.offset());
             endLine();
-        } else if (element instanceof Gap gap) {
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    @Override
+    public void visit(Gap gap) {
+        try {
             begin("gap", gap.source());
             g.writeStringField("reason", gap.reason());
             g.writeNumberField("offset", gap.offset());
             endLine();
-        } else if (element instanceof NoImage n) {
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    @Override
+    public void visit(NoImage n) {
+        try {
             begin("no_image", n.source());
             g.writeStringField("addr", hex(n.address()));
             g.writeStringField("isa", n.isa().name());
             endLine();
-        } else if (element instanceof Context c) {
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * {@code context}: the fields of the AArch32 protocols always, those only later protocols trace
+     * ({@code el}, {@code aarch64}, a {@code security} state other than Secure and Non-secure) when known.
+     */
+    @Override
+    public void visit(Context c) {
+        try {
             begin("context", c.source());
             if (c.contextId() >= 0) {
                 g.writeStringField("context_id", hex(c.contextId()));
@@ -352,39 +428,94 @@ public final class JsonlWriter implements ElementSink {
             }
             g.writeBooleanField("non_secure", c.nonSecure());
             g.writeBooleanField("hyp", c.hyp());
+            if (c.security() == SecurityState.REALM || c.security() == SecurityState.ROOT) {
+                g.writeStringField("security", c.security().name().toLowerCase(java.util.Locale.ROOT));
+            }
+            if (c.exceptionLevel() >= 0) {
+                g.writeNumberField("el", c.exceptionLevel());
+            }
+            if (c.aarch64()) {
+                g.writeBooleanField("aarch64", true);
+            }
             endLine();
-        } else if (element instanceof Timestamp t) {
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    @Override
+    public void visit(Timestamp t) {
+        try {
             begin("timestamp", t.source());
             g.writeNumberField("value", t.value());
+            if (t.cycles() >= 0) {
+                g.writeNumberField("cycle_count", t.cycles());
+            }
             endLine();
-        } else if (element instanceof CycleCount c) {
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    @Override
+    public void visit(CycleCount c) {
+        try {
             begin("cycles", c.source());
             g.writeNumberField("count", c.cycles());
             endLine();
-        } else if (element instanceof Trigger t) {
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    @Override
+    public void visit(Event e) {
+        try {
+            begin("event", e.source());
+            g.writeNumberField("number", e.number());
+            endLine();
+        } catch (IOException x) {
+            throw new UncheckedIOException(x);
+        }
+    }
+
+    @Override
+    public void visit(Trigger t) {
+        try {
             begin("trigger", t.source());
             g.writeNumberField("offset", t.offset());
             endLine();
-        } else if (element instanceof DecodeError e) {
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    @Override
+    public void visit(DecodeError e) {
+        try {
             begin("error", e.source());
             g.writeStringField("message", e.message());
-            if (e.address() >= 0) {
+            if (e.address() != -1) {
                 g.writeStringField("addr", hex(e.address()));
             }
             if (e.offset() >= 0) {
                 g.writeNumberField("offset", e.offset());
             }
             endLine();
-        } else if (element instanceof SoftwareTrace t) {
-            software(t);
+        } catch (IOException x) {
+            throw new UncheckedIOException(x);
         }
     }
 
-    private static final String[] COUNTERS = io.armtrace.trace.EventCounterWrap.NAMES;
+    private static final String[] COUNTERS = EventCounterWrap.NAMES;
 
-    /** The objects of software trace (ITM, DWT, STM); README.md lists their fields. */
-    private void software(SoftwareTrace element) throws IOException {
-        if (element instanceof SoftwareMessage m) {
+    /*
+     * Software trace (ITM, DWT, STM); README.md lists their fields.
+     */
+
+    @Override
+    public void visit(SoftwareMessage m) {
+        try {
             begin("software", m.source());
             g.writeStringField("kind", m.kind().name().toLowerCase(java.util.Locale.ROOT));
             if (m.master() == SoftwareMessage.NO_MASTER) {
@@ -403,23 +534,55 @@ public final class JsonlWriter implements ElementSink {
             if (m.timestamped()) {
                 g.writeBooleanField("timestamped", true);
             }
-        } else if (element instanceof LocalTimestamp t) {
+            endLine();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    @Override
+    public void visit(LocalTimestamp t) {
+        try {
             begin("local_timestamp", t.source());
             g.writeNumberField("ticks", t.ticks());
             g.writeStringField("relation", t.relation().name().toLowerCase(java.util.Locale.ROOT));
-        } else if (element instanceof PcSample s) {
+            endLine();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    @Override
+    public void visit(PcSample s) {
+        try {
             begin("pc_sample", s.source());
             if (s.sleep()) {
                 g.writeBooleanField("sleep", true);
             } else {
                 g.writeStringField("addr", hex(s.address()));
             }
-        } else if (element instanceof ExceptionTrace x) {
+            endLine();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    @Override
+    public void visit(ExceptionTrace x) {
+        try {
             begin("exception_trace", x.source());
             g.writeStringField("function", x.function().name().toLowerCase(java.util.Locale.ROOT));
             g.writeNumberField("number", x.number());
             g.writeStringField("name", x.name());
-        } else if (element instanceof DataTrace d) {
+            endLine();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    @Override
+    public void visit(DataTrace d) {
+        try {
             begin("data_trace", d.source());
             g.writeNumberField("comparator", d.comparator());
             g.writeStringField("kind", d.kind().name().toLowerCase(java.util.Locale.ROOT));
@@ -428,7 +591,15 @@ public final class JsonlWriter implements ElementSink {
             if (d.kind() == DataTrace.Kind.DATA_VALUE) {
                 g.writeStringField("access", d.write() ? "write" : "read");
             }
-        } else if (element instanceof EventCounterWrap w) {
+            endLine();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    @Override
+    public void visit(EventCounterWrap w) {
+        try {
             begin("counter_wrap", w.source());
             g.writeArrayFieldStart("counters");
             for (int i = 0; i < COUNTERS.length; i++) {
@@ -437,8 +608,10 @@ public final class JsonlWriter implements ElementSink {
                 }
             }
             g.writeEndArray();
+            endLine();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
-        endLine();
     }
 
     @Override

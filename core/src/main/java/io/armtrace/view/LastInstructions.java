@@ -1,8 +1,27 @@
 package io.armtrace.view;
 
+import io.armtrace.trace.Context;
+import io.armtrace.trace.CycleCount;
+import io.armtrace.trace.DataTrace;
+import io.armtrace.trace.DecodeError;
 import io.armtrace.trace.ElementSink;
+import io.armtrace.trace.ElementVisitor;
+import io.armtrace.trace.Event;
+import io.armtrace.trace.EventCounterWrap;
+import io.armtrace.trace.ExceptionEntry;
+import io.armtrace.trace.ExceptionReturn;
+import io.armtrace.trace.ExceptionTrace;
+import io.armtrace.trace.Gap;
+import io.armtrace.trace.InstructionCount;
 import io.armtrace.trace.InstructionRange;
+import io.armtrace.trace.LocalTimestamp;
+import io.armtrace.trace.NoImage;
+import io.armtrace.trace.PcSample;
+import io.armtrace.trace.SoftwareMessage;
+import io.armtrace.trace.Timestamp;
 import io.armtrace.trace.TraceElement;
+import io.armtrace.trace.TraceOn;
+import io.armtrace.trace.Trigger;
 import java.util.ArrayDeque;
 
 /**
@@ -16,10 +35,9 @@ import java.util.ArrayDeque;
  * elements than that among the last {@code limit} instructions, the tail is cut shorter: the oldest
  * elements go first, so fewer than {@code limit} instructions come out.
  */
-public final class LastInstructions implements ElementSink {
+public final class LastInstructions implements ElementSink, ElementVisitor {
     private final ElementSink next;
     private final long limit;
-    private final io.armtrace.image.MemoryImage memory;
     private final ArrayDeque<TraceElement> kept = new ArrayDeque<>();
     private long instructions;
     /** Non-range elements kept at most, so that a stream without instructions stays bounded too. */
@@ -28,10 +46,9 @@ public final class LastInstructions implements ElementSink {
     /** Elements kept at most: ranges of no instructions and non-instruction elements count too. */
     private final long maxElements;
 
-    public LastInstructions(ElementSink next, long limit, io.armtrace.image.MemoryImage memory) {
+    public LastInstructions(ElementSink next, long limit) {
         this.next = next;
         this.limit = limit;
-        this.memory = memory;
         this.maxOther = maxOther(limit);
         this.maxElements = Math.min(Integer.MAX_VALUE, limit + maxOther);
     }
@@ -43,12 +60,115 @@ public final class LastInstructions implements ElementSink {
 
     @Override
     public void accept(TraceElement element) {
-        kept.addLast(element);
-        if (element instanceof InstructionRange r) {
-            instructions += r.count();
-        } else {
-            other++;
-        }
+        element.accept(this);
+    }
+
+    @Override
+    public void visit(InstructionRange r) {
+        kept.addLast(r);
+        instructions += r.count();
+        trim();
+    }
+
+    /**
+     * Instructions without a path cannot be shortened to the newest of them: they are kept as one
+     * element, as context, like the kinds that are no instructions.
+     */
+    @Override
+    public void visit(InstructionCount c) {
+        keep(c);
+    }
+
+    @Override
+    public void visit(ExceptionEntry e) {
+        keep(e);
+    }
+
+    @Override
+    public void visit(ExceptionReturn e) {
+        keep(e);
+    }
+
+    @Override
+    public void visit(TraceOn t) {
+        keep(t);
+    }
+
+    @Override
+    public void visit(Gap g) {
+        keep(g);
+    }
+
+    @Override
+    public void visit(NoImage n) {
+        keep(n);
+    }
+
+    @Override
+    public void visit(Context c) {
+        keep(c);
+    }
+
+    @Override
+    public void visit(Timestamp t) {
+        keep(t);
+    }
+
+    @Override
+    public void visit(CycleCount c) {
+        keep(c);
+    }
+
+    @Override
+    public void visit(Event e) {
+        keep(e);
+    }
+
+    @Override
+    public void visit(Trigger t) {
+        keep(t);
+    }
+
+    @Override
+    public void visit(DecodeError e) {
+        keep(e);
+    }
+
+    /* Software trace (ITM, DWT, STM): kept as context like the other kinds that are no instructions. */
+
+    @Override
+    public void visit(SoftwareMessage m) {
+        keep(m);
+    }
+
+    @Override
+    public void visit(LocalTimestamp t) {
+        keep(t);
+    }
+
+    @Override
+    public void visit(PcSample s) {
+        keep(s);
+    }
+
+    @Override
+    public void visit(ExceptionTrace x) {
+        keep(x);
+    }
+
+    @Override
+    public void visit(DataTrace d) {
+        keep(d);
+    }
+
+    @Override
+    public void visit(EventCounterWrap w) {
+        keep(w);
+    }
+
+    private void keep(TraceElement e) {
+        kept.addLast(e);
+        other++;
         trim();
     }
 
@@ -86,13 +206,8 @@ public final class LastInstructions implements ElementSink {
     }
 
     /** {@code r} without its first {@code n} instructions. */
-    private InstructionRange dropOldest(InstructionRange r, int n) {
-        long a = r.start();
-        for (int i = 0; i < n; i++) {
-            a += InstructionWalk.size(memory, a, r.isa());
-        }
-        return new InstructionRange(r.source(), a, r.end(), r.count() - n, r.isa(), r.lastAddress(), r.lastKind(),
-                r.lastExecuted());
+    private static InstructionRange dropOldest(InstructionRange r, int n) {
+        return r.slice(n, r.count() - n);
     }
 
     @Override

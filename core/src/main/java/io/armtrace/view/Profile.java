@@ -87,7 +87,7 @@ public final class Profile extends AnalysisView {
         List<Entry> rows = by == By.LINE ? byLine() : byFunction();
         long total = analysis.instructions();
         boolean withCycles = analysis.cycles() > 0;
-        out.printf("%d instructions in %d ranges%s%n", total, analysis.rangeElements,
+        out.printf("%d instructions in %d ranges%s%n", total, analysis.summary.rangeElements,
                 withCycles ? ", " + analysis.cycles() + " cycles" : "");
         if (by == By.LINE && analysis.image.lines().isEmpty()) {
             out.println("(the image has no DWARF line information: give the ELF file built with -g)");
@@ -127,14 +127,14 @@ public final class Profile extends AnalysisView {
         FunctionMap fns = analysis.functions();
         StringBuilder sb = new StringBuilder();
         List<String> path = new ArrayList<>();
-        for (int n = 1; n < analysis.nodes; n++) {
-            long v = cycles ? analysis.nodeCycles[n] : analysis.nodeInstructions[n];
+        for (int n = 1; n < analysis.tables.nodes; n++) {
+            long v = cycles ? analysis.tables.nodeCycles[n] : analysis.tables.nodeInstructions[n];
             if (v == 0) {
                 continue;
             }
             path.clear();
-            for (int m = n; m > 0; m = analysis.nodeParent[m]) {
-                path.add(frameName(fns.name(analysis.nodeFunction[m])));
+            for (int m = n; m > 0; m = analysis.tables.nodeParent[m]) {
+                path.add(frameName(fns.name(analysis.tables.nodeFunction[m])));
             }
             sb.setLength(0);
             if (root != null) {

@@ -1,10 +1,27 @@
 package io.armtrace.view;
 
+import io.armtrace.trace.Context;
+import io.armtrace.trace.CycleCount;
+import io.armtrace.trace.DataTrace;
+import io.armtrace.trace.DecodeError;
 import io.armtrace.trace.ElementSink;
+import io.armtrace.trace.ElementVisitor;
+import io.armtrace.trace.Event;
+import io.armtrace.trace.EventCounterWrap;
+import io.armtrace.trace.ExceptionEntry;
+import io.armtrace.trace.ExceptionReturn;
+import io.armtrace.trace.ExceptionTrace;
 import io.armtrace.trace.Gap;
+import io.armtrace.trace.InstructionCount;
+import io.armtrace.trace.InstructionRange;
+import io.armtrace.trace.LocalTimestamp;
+import io.armtrace.trace.NoImage;
+import io.armtrace.trace.PcSample;
 import io.armtrace.trace.SoftwareMessage;
+import io.armtrace.trace.Timestamp;
 import io.armtrace.trace.TraceElement;
 import io.armtrace.trace.TraceOn;
+import io.armtrace.trace.Trigger;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
@@ -17,7 +34,7 @@ import java.nio.charset.StandardCharsets;
  * {@link #flushEachLine}). Bytes are UTF-8 text; a line longer than {@link #MAX_LINE} bytes goes out
  * in pieces, so memory stays bounded whatever the program wrote.
  */
-public final class StimulusConsole implements ElementSink {
+public final class StimulusConsole implements ElementSink, ElementVisitor {
     static final int MAX_LINE = 1 << 16;
 
     private final PrintWriter out;
@@ -60,20 +77,103 @@ public final class StimulusConsole implements ElementSink {
 
     @Override
     public void accept(TraceElement element) {
-        if (element instanceof SoftwareMessage m) {
-            if (m.master() != SoftwareMessage.NO_MASTER || m.kind() != SoftwareMessage.Kind.DATA) {
-                return;
-            }
-            int i = index(m.channel());
-            if (i < 0) {
-                return;
-            }
-            for (int b = 0; b < m.bits() / 8; b++) {
-                write(i, (int) (m.value() >>> (8 * b)) & 0xFF);
-            }
-        } else if (element instanceof Gap || element instanceof TraceOn t && t.reason() == TraceOn.Reason.OVERFLOW) {
+        element.accept(this);
+    }
+
+    /** A write to a stimulus port: its bytes, lowest first, go to the port's line when the port is shown. */
+    @Override
+    public void visit(SoftwareMessage m) {
+        if (m.master() != SoftwareMessage.NO_MASTER || m.kind() != SoftwareMessage.Kind.DATA) {
+            return;
+        }
+        int i = index(m.channel());
+        if (i < 0) {
+            return;
+        }
+        for (int b = 0; b < m.bits() / 8; b++) {
+            write(i, (int) (m.value() >>> (8 * b)) & 0xFF);
+        }
+    }
+
+    @Override
+    public void visit(Gap g) {
+        losses++;
+    }
+
+    @Override
+    public void visit(TraceOn t) {
+        if (t.reason() == TraceOn.Reason.OVERFLOW) {
             losses++;
         }
+    }
+
+    /*
+     * The console shows what programs wrote to stimulus ports, and counts where it may have lost some:
+     * program flow and the rest of software trace have nothing to write.
+     */
+
+    @Override
+    public void visit(InstructionRange r) {
+    }
+
+    @Override
+    public void visit(InstructionCount c) {
+    }
+
+    @Override
+    public void visit(ExceptionEntry e) {
+    }
+
+    @Override
+    public void visit(ExceptionReturn e) {
+    }
+
+    @Override
+    public void visit(NoImage n) {
+    }
+
+    @Override
+    public void visit(Context c) {
+    }
+
+    @Override
+    public void visit(Timestamp t) {
+    }
+
+    @Override
+    public void visit(CycleCount c) {
+    }
+
+    @Override
+    public void visit(Event e) {
+    }
+
+    @Override
+    public void visit(Trigger t) {
+    }
+
+    @Override
+    public void visit(DecodeError e) {
+    }
+
+    @Override
+    public void visit(LocalTimestamp t) {
+    }
+
+    @Override
+    public void visit(PcSample s) {
+    }
+
+    @Override
+    public void visit(ExceptionTrace x) {
+    }
+
+    @Override
+    public void visit(DataTrace d) {
+    }
+
+    @Override
+    public void visit(EventCounterWrap w) {
     }
 
     private int index(int port) {

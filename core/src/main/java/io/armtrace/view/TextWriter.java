@@ -9,17 +9,20 @@ import io.armtrace.trace.CycleCount;
 import io.armtrace.trace.DataTrace;
 import io.armtrace.trace.DecodeError;
 import io.armtrace.trace.ElementSink;
+import io.armtrace.trace.ElementVisitor;
+import io.armtrace.trace.Event;
 import io.armtrace.trace.EventCounterWrap;
 import io.armtrace.trace.ExceptionEntry;
 import io.armtrace.trace.ExceptionReturn;
 import io.armtrace.trace.ExceptionTrace;
 import io.armtrace.trace.Gap;
+import io.armtrace.trace.InstructionCount;
 import io.armtrace.trace.InstructionRange;
 import io.armtrace.trace.LocalTimestamp;
 import io.armtrace.trace.NoImage;
 import io.armtrace.trace.PcSample;
+import io.armtrace.trace.SecurityState;
 import io.armtrace.trace.SoftwareMessage;
-import io.armtrace.trace.SoftwareTrace;
 import io.armtrace.trace.Timestamp;
 import io.armtrace.trace.TraceElement;
 import io.armtrace.trace.TraceOn;
@@ -33,7 +36,7 @@ import java.util.Locale;
  * symbols; with {@code perInstruction}, every instruction of a range on its own line with its
  * opcode and its disassembly (objdump's syntax, see {@link Disassembler}).
  */
-public final class TextWriter implements ElementSink {
+public final class TextWriter implements ElementSink, ElementVisitor {
     private final PrintWriter out;
     private final ProgramImage image;
     private final Symbolizer symbols;
@@ -220,7 +223,7 @@ public final class TextWriter implements ElementSink {
         if (!(element instanceof ExceptionEntry)) {
             flushPendingReturn();
         }
-        write(element);
+        element.accept(this);
     }
 
     /** {@code cycles N}; without columns built straight into the pending lines. */
@@ -251,196 +254,289 @@ public final class TextWriter implements ElementSink {
         }
     }
 
-    private void write(TraceElement element) {
-        if (element instanceof InstructionRange r) {
-            if (perInstruction) {
-                InstructionWalk.forEach(r, image.memory(), (a, size, executed) -> {
-                    start(r).append("  ").append(hex(a)).append("  ").append(r.isa()).append(' ');
-                    line.append(opcode(a, size, r.isa()));
-                    String text = disassembly.text(a, r.isa(), size);
-                    String where = annotator != null ? "" : where(a);
-                    if (text != null) {
-                        line.append("  ").append(text);
-                        if (!executed || annotator != null || !where.isEmpty()) {
-                            for (int pad = DISASSEMBLY_WIDTH - text.length(); pad > 0; pad--) {
-                                line.append(' ');
-                            }
-                        }
-                    }
-                    line.append(executed ? "" : "  (condition failed)");
-                    if (annotator != null) {
-                        annotation(a);
-                    } else {
-                        line.append(where);
-                    }
-                    emit();
-                });
-                return;
-            }
+    /*
+     * One method per kind of element (ElementVisitor). A pending "exception return" without a target has
+     * been said by accept() before any of them but an exception entry, which may tail-chain from it.
+     */
+
+    @Override
+    public void visit(InstructionRange r) {
+        if (!perInstruction) {
             range(r);
-        } else if (element instanceof ExceptionEntry e) {
-            if (tailChainPending) {
-                // a return that went straight into another handler (M-profile tail-chaining)
-                tailChainPending = false;
-                start(e).append("exception return, tail-chained into ");
-            } else {
-                start(e).append("exception ");
-            }
-            if (e.number() >= 0) {
-                line.append(e.number());
-                if (e.name() != null) {
-                    line.append(" (").append(e.name()).append(')');
+            return;
+        }
+        long a = r.start();
+        for (int i = 0; i < r.count(); i++) {
+            int size = r.sizeOf(i);
+            boolean executed = i < r.count() - 1 || r.lastExecuted();
+            start(r).append("  ").append(hex(a)).append("  ").append(r.isa()).append(' ');
+            line.append(opcode(a, size, r.isa()));
+            String text = disassembly.text(a, r.isa(), size);
+            String where = annotator != null ? "" : where(a);
+            if (text != null) {
+                line.append("  ").append(text);
+                if (!executed || annotator != null || !where.isEmpty()) {
+                    for (int pad = DISASSEMBLY_WIDTH - text.length(); pad > 0; pad--) {
+                        line.append(' ');
+                    }
                 }
+            }
+            line.append(executed ? "" : "  (condition failed)");
+            if (annotator != null) {
+                annotation(a);
             } else {
-                line.append(e.name() != null ? e.name() : "(unknown)");
-            }
-            if (e.preferredReturn() >= 0) {
-                line.append(", returns to ").append(hex(e.preferredReturn())).append(where(e.preferredReturn()));
-            }
-            if (e.cancelled()) {
-                line.append(", last instruction cancelled");
+                line.append(where);
             }
             emit();
-        } else if (element instanceof ExceptionReturn e) {
-            if (e.target() < 0) {
-                // said when the next element shows whether it tail-chained into another exception
-                tailChainPending = true;
-                tailChainSource = e.source();
-                return;
-            }
-            start(e).append("exception return to ").append(hex(e.target())).append(where(e.target()));
-            emit();
-        } else if (element instanceof TraceOn t) {
-            start(t).append("trace on (").append(REASONS[t.reason().ordinal()]).append(") at byte ").append(t.offset());
-            emit();
-        } else if (element instanceof Gap g) {
-            start(g).append("*** gap at byte ").append(g.offset()).append(": ").append(g.reason());
-            emit();
-        } else if (element instanceof NoImage n) {
-            start(n).append("no image at ").append(hex(n.address())).append(' ').append(n.isa())
-                    .append(": code not in the program image, waiting for the next address");
-            emit();
-        } else if (element instanceof Context c) {
-            start(c).append("context");
-            if (c.contextId() >= 0) {
-                line.append(" id=").append(hex(c.contextId()));
-            }
-            if (c.vmid() >= 0) {
-                line.append(" vmid=").append(c.vmid());
-            }
-            line.append(c.nonSecure() ? " non-secure" : " secure");
-            if (c.hyp()) {
-                line.append(" hyp");
-            }
-            emit();
-        } else if (element instanceof Timestamp t) {
-            start(t).append("timestamp ").append(t.value());
-            emit();
-        } else if (element instanceof CycleCount c) {
-            start(c).append("cycles ").append(c.cycles());
-            emit();
-        } else if (element instanceof Trigger t) {
-            start(t).append("trigger at byte ").append(t.offset());
-            emit();
-        } else if (element instanceof DecodeError e) {
-            start(e).append("*** error");
-            if (e.offset() >= 0) {
-                line.append(" at byte ").append(e.offset());
-            }
-            if (e.address() >= 0) {
-                line.append(" (address ").append(hex(e.address())).append(')');
-            }
-            line.append(": ").append(e.message());
-            emit();
-        } else if (element instanceof SoftwareTrace t) {
-            software(t);
+            a += size;
         }
     }
 
-    /** One line per element of software trace (ITM, DWT, STM). */
-    private void software(SoftwareTrace element) {
-        start(element);
-        if (element instanceof SoftwareMessage m) {
-            line.append("software ");
-            if (m.master() == SoftwareMessage.NO_MASTER) {
-                line.append("port ").append(m.channel());
-            } else if (m.kind() != SoftwareMessage.Kind.GLOBAL_ERROR) {
-                line.append("master ");
-                hexTo(m.master(), 2).append(" channel ");
-                hexTo(m.channel(), 4);
+    /** {@code N insn ISA from 0xSTART, path not traced}, then where execution went on when known. */
+    @Override
+    public void visit(InstructionCount c) {
+        start(c).append(c.count()).append(" insn ").append(c.isa());
+        if (c.start() != -1) {
+            line.append(" from ").append(hex(c.start())).append(where(c.start()));
+        }
+        line.append(", path not traced");
+        if (c.end() != -1) {
+            line.append(", then ").append(hex(c.end())).append(where(c.end()));
+        }
+        emit();
+    }
+
+    @Override
+    public void visit(ExceptionEntry e) {
+        if (tailChainPending) {
+            // a return that went straight into another handler (M-profile tail-chaining)
+            tailChainPending = false;
+            start(e).append("exception return, tail-chained into ");
+        } else {
+            start(e).append("exception ");
+        }
+        if (e.number() >= 0) {
+            line.append(e.number());
+            if (e.name() != null) {
+                line.append(" (").append(e.name()).append(')');
             }
-            switch (m.kind()) {
-                case DATA -> {
-                    line.append(' ').append(m.bits()).append(" bits ");
-                    hexTo(m.value(), (m.bits() + 3) / 4);
-                    if (m.marker()) {
-                        line.append(" marker");
-                    }
-                }
-                case FLAG -> line.append(" flag");
-                case TRIGGER -> {
-                    line.append(" trigger ");
-                    hexTo(m.value(), 2);
-                }
-                case FREQUENCY -> line.append(" timestamp clock ").append(m.value()).append(" Hz");
-                case MASTER_ERROR -> {
-                    line.append(" master error ");
-                    hexTo(m.value(), 2);
-                }
-                case GLOBAL_ERROR -> {
-                    line.append("global error ");
-                    hexTo(m.value(), 2);
-                }
-                case USER -> {
-                    line.append(" user ").append(m.bits()).append(" bits ");
-                    hexTo(m.value(), (m.bits() + 3) / 4);
-                }
-                case TIME -> {
-                    line.append(" time ");
-                    hexTo(m.value(), 1);
-                }
-                case XSYNC -> {
-                    line.append(" cross-sync ");
-                    hexTo(m.value(), 2);
+        } else {
+            line.append(e.name() != null ? e.name() : "(unknown)");
+        }
+        if (e.exceptionLevel() >= 0) {
+            line.append(" to EL").append(e.exceptionLevel());
+        }
+        if (e.preferredReturn() != -1) {
+            line.append(", returns to ").append(hex(e.preferredReturn())).append(where(e.preferredReturn()));
+        }
+        if (e.cancelled()) {
+            line.append(", last instruction cancelled");
+        }
+        emit();
+    }
+
+    @Override
+    public void visit(ExceptionReturn e) {
+        if (e.target() == -1) {
+            // said when the next element shows whether it tail-chained into another exception
+            tailChainPending = true;
+            tailChainSource = e.source();
+            return;
+        }
+        start(e).append("exception return to ").append(hex(e.target())).append(where(e.target()));
+        emit();
+    }
+
+    @Override
+    public void visit(TraceOn t) {
+        start(t).append("trace on (").append(REASONS[t.reason().ordinal()]).append(") at byte ").append(t.offset());
+        emit();
+    }
+
+    @Override
+    public void visit(Gap g) {
+        start(g).append("*** gap at byte ").append(g.offset()).append(": ").append(g.reason());
+        emit();
+    }
+
+    @Override
+    public void visit(NoImage n) {
+        start(n).append("no image at ").append(hex(n.address())).append(' ').append(n.isa())
+                .append(": code not in the program image, waiting for the next address");
+        emit();
+    }
+
+    @Override
+    public void visit(Context c) {
+        start(c).append("context");
+        if (c.contextId() >= 0) {
+            line.append(" id=").append(hex(c.contextId()));
+        }
+        if (c.vmid() >= 0) {
+            line.append(" vmid=").append(c.vmid());
+        }
+        line.append(SECURITY[c.security().ordinal()]);
+        if (c.exceptionLevel() >= 0) {
+            line.append(" EL").append(c.exceptionLevel());
+        }
+        if (c.aarch64()) {
+            line.append(" AArch64");
+        }
+        if (c.hyp()) {
+            line.append(" hyp");
+        }
+        emit();
+    }
+
+    @Override
+    public void visit(Timestamp t) {
+        start(t).append("timestamp ").append(t.value());
+        if (t.cycles() >= 0) {
+            line.append(" (").append(t.cycles()).append(" cycles after the last cycle count)");
+        }
+        emit();
+    }
+
+    @Override
+    public void visit(CycleCount c) {
+        cycles(c);
+    }
+
+    @Override
+    public void visit(Event e) {
+        start(e).append("event ").append(e.number());
+        emit();
+    }
+
+    @Override
+    public void visit(Trigger t) {
+        start(t).append("trigger at byte ").append(t.offset());
+        emit();
+    }
+
+    @Override
+    public void visit(DecodeError e) {
+        start(e).append("*** error");
+        if (e.offset() >= 0) {
+            line.append(" at byte ").append(e.offset());
+        }
+        if (e.address() != -1) {
+            line.append(" (address ").append(hex(e.address())).append(')');
+        }
+        line.append(": ").append(e.message());
+        emit();
+    }
+
+    /** How each {@link SecurityState} reads in a context line. */
+    private static final String[] SECURITY = java.util.Arrays.stream(SecurityState.values())
+            .map(x -> " " + x.name().toLowerCase(Locale.ROOT).replace('_', '-')).toArray(String[]::new);
+
+    /*
+     * Software trace (ITM, DWT, STM): one line per element.
+     */
+
+    @Override
+    public void visit(SoftwareMessage m) {
+        start(m).append("software ");
+        if (m.master() == SoftwareMessage.NO_MASTER) {
+            line.append("port ").append(m.channel());
+        } else if (m.kind() != SoftwareMessage.Kind.GLOBAL_ERROR) {
+            line.append("master ");
+            hexTo(m.master(), 2).append(" channel ");
+            hexTo(m.channel(), 4);
+        }
+        switch (m.kind()) {
+            case DATA -> {
+                line.append(' ').append(m.bits()).append(" bits ");
+                hexTo(m.value(), (m.bits() + 3) / 4);
+                if (m.marker()) {
+                    line.append(" marker");
                 }
             }
-        } else if (element instanceof LocalTimestamp t) {
-            line.append("local timestamp +").append(t.ticks()).append(" (")
-                    .append(t.relation().name().toLowerCase(Locale.ROOT).replace('_', ' ')).append(')');
-        } else if (element instanceof PcSample s) {
-            if (s.sleep()) {
-                line.append("pc sample: sleeping");
-            } else {
-                line.append("pc sample ");
-                hexTo(s.address());
-                appendWhere(s.address());
+            case FLAG -> line.append(" flag");
+            case TRIGGER -> {
+                line.append(" trigger ");
+                hexTo(m.value(), 2);
             }
-        } else if (element instanceof ExceptionTrace x) {
-            line.append("exception trace: ").append(EXCEPTION_FUNCTIONS[x.function().ordinal()]).append(' ')
-                    .append(x.number()).append(" (").append(x.name()).append(')');
-        } else if (element instanceof DataTrace d) {
-            line.append("data trace comparator ").append(d.comparator());
-            switch (d.kind()) {
-                case PC_VALUE -> {
-                    line.append(": pc ");
-                    hexTo(d.value());
-                    appendWhere(d.value());
-                }
-                case ADDRESS -> {
-                    line.append(": address bits [15:0] ");
-                    hexTo(d.value(), 4);
-                }
-                case DATA_VALUE -> {
-                    line.append(d.write() ? ": write " : ": read ");
-                    hexTo(d.value(), 2 * d.bytes());
-                }
+            case FREQUENCY -> line.append(" timestamp clock ").append(m.value()).append(" Hz");
+            case MASTER_ERROR -> {
+                line.append(" master error ");
+                hexTo(m.value(), 2);
             }
-        } else if (element instanceof EventCounterWrap w) {
-            line.append("event counters wrapped:");
-            for (int i = 0; i < EventCounterWrap.NAMES.length; i++) {
-                if ((w.counters() >> i & 1) != 0) {
-                    line.append(' ').append(EventCounterWrap.NAMES[i]);
-                }
+            case GLOBAL_ERROR -> {
+                line.append("global error ");
+                hexTo(m.value(), 2);
+            }
+            case USER -> {
+                line.append(" user ").append(m.bits()).append(" bits ");
+                hexTo(m.value(), (m.bits() + 3) / 4);
+            }
+            case TIME -> {
+                line.append(" time ");
+                hexTo(m.value(), 1);
+            }
+            case XSYNC -> {
+                line.append(" cross-sync ");
+                hexTo(m.value(), 2);
+            }
+        }
+        emit();
+    }
+
+    @Override
+    public void visit(LocalTimestamp t) {
+        start(t).append("local timestamp +").append(t.ticks()).append(" (")
+                .append(t.relation().name().toLowerCase(Locale.ROOT).replace('_', ' ')).append(')');
+        emit();
+    }
+
+    @Override
+    public void visit(PcSample s) {
+        start(s);
+        if (s.sleep()) {
+            line.append("pc sample: sleeping");
+        } else {
+            line.append("pc sample ");
+            hexTo(s.address());
+            appendWhere(s.address());
+        }
+        emit();
+    }
+
+    @Override
+    public void visit(ExceptionTrace x) {
+        start(x).append("exception trace: ").append(EXCEPTION_FUNCTIONS[x.function().ordinal()]).append(' ')
+                .append(x.number()).append(" (").append(x.name()).append(')');
+        emit();
+    }
+
+    @Override
+    public void visit(DataTrace d) {
+        start(d).append("data trace comparator ").append(d.comparator());
+        switch (d.kind()) {
+            case PC_VALUE -> {
+                line.append(": pc ");
+                hexTo(d.value());
+                appendWhere(d.value());
+            }
+            case ADDRESS -> {
+                line.append(": address bits [15:0] ");
+                hexTo(d.value(), 4);
+            }
+            case DATA_VALUE -> {
+                line.append(d.write() ? ": write " : ": read ");
+                hexTo(d.value(), 2 * d.bytes());
+            }
+        }
+        emit();
+    }
+
+    @Override
+    public void visit(EventCounterWrap w) {
+        start(w).append("event counters wrapped:");
+        for (int i = 0; i < EventCounterWrap.NAMES.length; i++) {
+            if ((w.counters() >> i & 1) != 0) {
+                line.append(' ').append(EventCounterWrap.NAMES[i]);
             }
         }
         emit();

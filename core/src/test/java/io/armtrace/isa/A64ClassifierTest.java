@@ -3,6 +3,7 @@ package io.armtrace.isa;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.armtrace.image.MemoryImage;
+import io.armtrace.trace.CallKind;
 import io.armtrace.trace.Isa;
 import io.armtrace.trace.WaypointKind;
 import org.junit.jupiter.api.Test;
@@ -72,7 +73,7 @@ class A64ClassifierTest {
         assertThat(i.kind).isEqualTo(WaypointKind.DIRECT_BRANCH);
         assertThat(i.target).isEqualTo(PC - 0x8000000);
         assertThat(i.link).isTrue();
-        assertThat(i.returns).isFalse();
+        assertThat(i.ret).isFalse();
 
         i = classify(bCond(-1, 1, false)); // b.ne .-4
         assertThat(i.target).isEqualTo(PC - 4);
@@ -101,7 +102,7 @@ class A64ClassifierTest {
     void indirectBranchesReturnsAndTheirPointerAuthenticatedForms() {
         Insn br = classify(branchRegister(0, 0, 17, 0));
         assertThat(br.kind).isEqualTo(WaypointKind.INDIRECT_BRANCH);
-        assertThat(br.link || br.returns).isFalse();
+        assertThat(br.link || br.ret).isFalse();
         assertThat(br.target).isEqualTo(-1);
         Insn blr = classify(branchRegister(1, 0, 8, 0));
         assertThat(blr.kind).isEqualTo(WaypointKind.INDIRECT_BRANCH);
@@ -109,9 +110,9 @@ class A64ClassifierTest {
         Insn ret = classify(branchRegister(2, 0, 30, 0)); // d65f03c0
         assertThat(ret.opcode).isEqualTo(0xD65F03C0);
         assertThat(ret.kind).isEqualTo(WaypointKind.INDIRECT_BRANCH);
-        assertThat(ret.returns).isTrue();
+        assertThat(ret.ret).isTrue();
         assertThat(ret.link).isFalse();
-        assertThat(classify(branchRegister(2, 0, 15, 0)).returns).as("ret x15").isTrue();
+        assertThat(classify(branchRegister(2, 0, 15, 0)).ret).as("ret x15").isTrue();
         // FEAT_PAuth (C6.2.36, C6.2.39, C6.2.249): op3 = 00001M; the Z forms have op4 = 11111
         for (int m = 0; m < 2; m++) {
             Insn braz = classify(branchRegister(0, 2 | m, 4, 31));
@@ -126,10 +127,10 @@ class A64ClassifierTest {
             assertThat(blra.link).isTrue();
             Insn reta = classify(branchRegister(2, 2 | m, 31, 31)); // d65f0bff, d65f0fff
             assertThat(reta.kind).isEqualTo(WaypointKind.INDIRECT_BRANCH);
-            assertThat(reta.returns).isTrue();
+            assertThat(reta.ret).isTrue();
             Insn ereta = classify(branchRegister(4, 2 | m, 31, 31)); // d69f0bff, d69f0fff
             assertThat(ereta.kind).isEqualTo(WaypointKind.EXCEPTION_RETURN);
-            assertThat(ereta.returns).isFalse();
+            assertThat(ereta.ret).isFalse();
         }
         assertThat(classify(0xD69F03E0).kind).as("eret").isEqualTo(WaypointKind.EXCEPTION_RETURN);
         // BR with op4 != 0 and RETAA with Rn != 31 are unallocated: no waypoint
@@ -178,7 +179,7 @@ class A64ClassifierTest {
         for (int word : new int[] {0x91000420, 0xF9400211, 0xA9BF7BFD, 0x1F0A0541, 0xD503245F, 0xD503233F}) {
             Insn i = classify(word);
             assertThat(i.kind).as("%08x", word).isEqualTo(WaypointKind.NONE);
-            assertThat(i.undefined || i.dataBarrier || i.returns || i.link).isFalse();
+            assertThat(i.undefined || i.dataBarrier || i.ret || i.link).isFalse();
         }
     }
 
@@ -204,18 +205,18 @@ class A64ClassifierTest {
         Block plain = new CodeWalker(m, c, false, 4096).block(PC, Isa.A64);
         assertThat(plain.count()).isEqualTo(5);
         assertThat(plain.kind()).isEqualTo(WaypointKind.INDIRECT_BRANCH);
-        assertThat(plain.returns()).isTrue();
+        assertThat(plain.call()).isEqualTo(CallKind.RETURN);
         assertThat(plain.lastAddress()).isEqualTo(PC + 16);
         // ETMv4/ETE: ISB is P0; with WFXMODE, WFI is too (a block ending at it is a barrier)
         CodeWalker etm4 = new CodeWalker(m, c, true, false, true, 4096, 64);
         Block wfi = etm4.block(PC, Isa.A64);
         assertThat(wfi.count()).isEqualTo(2);
         assertThat(wfi.kind()).isEqualTo(WaypointKind.BARRIER);
-        assertThat(wfi.returns()).isFalse();
+        assertThat(wfi.call()).isEqualTo(CallKind.NONE);
         Block isb = etm4.block(wfi.nextAddress(), Isa.A64);
         assertThat(isb.count()).isEqualTo(2);
         assertThat(isb.kind()).isEqualTo(WaypointKind.BARRIER);
-        assertThat(etm4.block(isb.nextAddress(), Isa.A64).returns()).isTrue();
+        assertThat(etm4.block(isb.nextAddress(), Isa.A64).call()).isEqualTo(CallKind.RETURN);
         // an M-profile core cannot walk A64
         assertThat(new CodeWalker(m, new InstructionClassifier(Profile.M), false, 4096).block(PC, Isa.A64).end())
                 .isEqualTo(Block.End.UNSUPPORTED);

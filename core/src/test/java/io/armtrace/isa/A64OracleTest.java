@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.armtrace.image.MemoryImage;
 import io.armtrace.isa.InstructionOracleTest.Row;
 import io.armtrace.isa.InstructionOracleTest.Table;
+import io.armtrace.trace.CallKind;
 import io.armtrace.trace.Isa;
 import io.armtrace.trace.WaypointKind;
 import java.io.IOException;
@@ -79,8 +80,8 @@ class A64OracleTest {
             if (insn.kind != o.kind()) {
                 bad.add("kind " + insn.kind + " but objdump implies " + o.kind());
             }
-            if (insn.link != o.link() || insn.returns != o.returns() || insn.conditional != o.conditional()) {
-                bad.add("link " + insn.link + ", returns " + insn.returns + ", conditional " + insn.conditional);
+            if (insn.link != o.link() || insn.ret != o.returns() || insn.conditional != o.conditional()) {
+                bad.add("link " + insn.link + ", ret " + insn.ret + ", conditional " + insn.conditional);
             }
             if (insn.dataBarrier != o.dataBarrier() || insn.waitForInterruptOrEvent != o.waits()) {
                 bad.add("dataBarrier " + insn.dataBarrier + ", wfx " + insn.waitForInterruptOrEvent);
@@ -152,7 +153,8 @@ class A64OracleTest {
                     Row last = rows.get(j - 1);
                     Semantics o = Semantics.of(last.mnemonic());
                     WaypointKind kind = o.kind() == WaypointKind.NONE ? WaypointKind.BARRIER : o.kind();
-                    if (b.kind() != kind || b.returns() != o.returns() || b.link() != o.link()
+                    CallKind call = o.link() ? CallKind.CALL : o.returns() ? CallKind.RETURN : CallKind.NONE;
+                    if (b.kind() != kind || b.call() != call || b.link() != o.link()
                             || b.target() != (o.kind() == WaypointKind.DIRECT_BRANCH ? last.target() : -1)) {
                         failures.add(name + " isb=" + isb + " " + b + " ends at " + last.mnemonic() + " " + last.operands());
                     }

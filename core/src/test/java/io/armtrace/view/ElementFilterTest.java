@@ -3,6 +3,8 @@ package io.armtrace.view;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.armtrace.image.MemoryImage;
+import io.armtrace.isa.TestRanges;
+import io.armtrace.trace.CallKind;
 import io.armtrace.trace.CycleCount;
 import io.armtrace.trace.ElementCollector;
 import io.armtrace.trace.Gap;
@@ -24,13 +26,18 @@ class ElementFilterTest {
         return new MemoryImage().add(0x1000, code, "code");
     }
 
-    private static final InstructionRange RANGE = new InstructionRange(3, 0x1000, 0x100e, 5, Isa.T32, 0x100c,
-            WaypointKind.INDIRECT_BRANCH, false);
+    private static final InstructionRange RANGE = TestRanges.range(thumb(), 3, 0x1000, 5, Isa.T32,
+            WaypointKind.INDIRECT_BRANCH, CallKind.RETURN, false);
+
+    /** {@code count} instructions of {@link #thumb()} from {@code start}, ending as given. */
+    private static InstructionRange piece(long start, int count, WaypointKind kind, CallKind call, boolean executed) {
+        return TestRanges.range(thumb(), 3, start, count, Isa.T32, kind, call, executed);
+    }
 
     private static List<InstructionRange> filter(List<ElementFilter.AddressRange> ranges, ElementFilter.Bound start,
                                                  ElementFilter.Bound stop) {
         ElementCollector c = new ElementCollector();
-        ElementFilter f = new ElementFilter(c, thumb(), ranges, start, stop, null);
+        ElementFilter f = new ElementFilter(c, ranges, start, stop, null);
         f.accept(RANGE);
         f.end();
         return c.ofType(InstructionRange.class);
@@ -40,15 +47,15 @@ class ElementFilterTest {
     void rangesSplitAtAddressBoundsBetweenInstructionsOfBothSizes() {
         // [0x1002, 0x1009): the 32-bit instruction at 0x1002, 0x1006 and the 32-bit one at 0x1008
         assertThat(filter(List.of(new ElementFilter.AddressRange(0x1002, 0x1009)), null, null)).containsExactly(
-                new InstructionRange(3, 0x1002, 0x100c, 3, Isa.T32, 0x1008, WaypointKind.NONE, true));
+                piece(0x1002, 3, WaypointKind.NONE, CallKind.NONE, true));
         // the piece with the range's last instruction keeps its kind and condition
         assertThat(filter(List.of(new ElementFilter.AddressRange(0x1008, 0x2000)), null, null)).containsExactly(
-                new InstructionRange(3, 0x1008, 0x100e, 2, Isa.T32, 0x100c, WaypointKind.INDIRECT_BRANCH, false));
+                piece(0x1008, 2, WaypointKind.INDIRECT_BRANCH, CallKind.RETURN, false));
         // a hole in the middle: two pieces
         assertThat(filter(List.of(new ElementFilter.AddressRange(0, 0x1006), new ElementFilter.AddressRange(0x1008, 0x2000)),
                 null, null)).containsExactly(
-                new InstructionRange(3, 0x1000, 0x1006, 2, Isa.T32, 0x1002, WaypointKind.NONE, true),
-                new InstructionRange(3, 0x1008, 0x100e, 2, Isa.T32, 0x100c, WaypointKind.INDIRECT_BRANCH, false));
+                piece(0x1000, 2, WaypointKind.NONE, CallKind.NONE, true),
+                piece(0x1008, 2, WaypointKind.INDIRECT_BRANCH, CallKind.RETURN, false));
         // all inside: the range itself
         assertThat(filter(List.of(new ElementFilter.AddressRange(0x1000, 0x100e)), null, null)).containsExactly(RANGE);
         assertThat(filter(List.of(new ElementFilter.AddressRange(0x2000, 0x3000)), null, null)).isEmpty();
@@ -62,8 +69,11 @@ class ElementFilterTest {
     private static List<Shown> expand(List<InstructionRange> ranges, MemoryImage m) {
         List<Shown> out = new java.util.ArrayList<>();
         for (InstructionRange r : ranges) {
-            InstructionWalk.forEach(r, m, (a, size, executed) ->
-                    out.add(new Shown(a, executed, a == r.lastAddress(), a == r.lastAddress() ? r.lastKind() : null)));
+            for (int i = 0; i < r.count(); i++) {
+                long a = r.addressOf(i);
+                boolean executed = i < r.count() - 1 || r.lastExecuted();
+                out.add(new Shown(a, executed, a == r.lastAddress(), a == r.lastAddress() ? r.lastKind() : null));
+            }
         }
         return out;
     }
@@ -84,14 +94,8 @@ class ElementFilterTest {
             for (int k = 0; k < 20; k++) {
                 long a = 0x8000 + 2L * rnd.nextInt(1500);
                 int count = 1 + rnd.nextInt(30);
-                long x = a;
-                long lastAddr = a;
-                for (int i = 0; i < count; i++) {
-                    lastAddr = x;
-                    x += InstructionWalk.size(m, x, Isa.T32);
-                }
-                input.add(new InstructionRange(1, a, x, count, Isa.T32, lastAddr,
-                        WaypointKind.values()[rnd.nextInt(WaypointKind.values().length)], rnd.nextBoolean()));
+                input.add(TestRanges.range(m, 1, a, count, Isa.T32,
+                        WaypointKind.values()[rnd.nextInt(WaypointKind.values().length)], CallKind.NONE, rnd.nextBoolean()));
             }
             List<ElementFilter.AddressRange> ranges = new java.util.ArrayList<>();
             for (int k = rnd.nextInt(3); k > 0; k--) {
@@ -105,7 +109,7 @@ class ElementFilterTest {
             ElementFilter.Bound stop = rnd.nextBoolean() ? new ElementFilter.Bound(ElementFilter.Measure.INSN, stopAt) : null;
 
             ElementCollector c = new ElementCollector();
-            ElementFilter f = new ElementFilter(c, m, ranges, start, stop, null);
+            ElementFilter f = new ElementFilter(c, ranges, start, stop, null);
             input.forEach(f::accept);
             f.end();
 
@@ -138,14 +142,14 @@ class ElementFilterTest {
         ElementFilter.Bound start = new ElementFilter.Bound(ElementFilter.Measure.INSN, 1);
         ElementFilter.Bound stop = new ElementFilter.Bound(ElementFilter.Measure.INSN, 3);
         assertThat(filter(List.of(), start, stop)).containsExactly(
-                new InstructionRange(3, 0x1002, 0x1008, 2, Isa.T32, 0x1006, WaypointKind.NONE, true));
+                piece(0x1002, 2, WaypointKind.NONE, CallKind.NONE, true));
     }
 
     @Test
     void otherElementsFollowTheWindowAndCyclesFollowTheirRange() {
         ElementCollector c = new ElementCollector();
         Timeline t = new Timeline();
-        t.feed(new ElementFilter(c, thumb(), List.of(new ElementFilter.AddressRange(0x5000, 0x6000)), null,
+        t.feed(new ElementFilter(c, List.of(new ElementFilter.AddressRange(0x5000, 0x6000)), null,
                 new ElementFilter.Bound(ElementFilter.Measure.TS, 100), t));
         t.accept(new Timestamp(3, 50));
         t.accept(RANGE);

@@ -7,7 +7,9 @@ import io.armtrace.image.ProgramImage;
 import io.armtrace.isa.Insn;
 import io.armtrace.isa.InstructionClassifier;
 import io.armtrace.isa.Profile;
+import io.armtrace.trace.CallKind;
 import io.armtrace.trace.ExceptionEntry;
+import io.armtrace.trace.InstructionSizes;
 import io.armtrace.trace.ExceptionReturn;
 import io.armtrace.trace.InstructionRange;
 import io.armtrace.trace.Isa;
@@ -47,6 +49,7 @@ final class GroundTruth {
         long end = -1;
         int count = 0;
         Isa isa = null;
+        int[] offsets = new int[16];
         for (int i = 0; i < events.size(); i++) {
             ExecutionEvent e = events.get(i);
             if (e instanceof ExecutionEvent.Step s) {
@@ -57,17 +60,28 @@ final class GroundTruth {
                     start = s.address();
                     isa = s.isa();
                 }
+                if (count + 2 > offsets.length) {
+                    offsets = java.util.Arrays.copyOf(offsets, offsets.length * 2);
+                }
+                offsets[count + 1] = offsets[count] + s.size(); // the size QEMU logged
                 count++;
                 end = s.address() + s.size();
                 WaypointKind kind = WaypointKind.NONE;
+                CallKind call = CallKind.NONE;
                 if (classifier.classify(c.image().memory(), s.address(), s.isa(), 0, insn) && insn.writesPc()) {
                     kind = insn.kind;
+                    call = insn.link ? CallKind.CALL : insn.ret ? CallKind.RETURN : CallKind.NONE;
                 }
                 ExecutionEvent next = i + 1 < events.size() ? events.get(i + 1) : null;
                 boolean close = kind != WaypointKind.NONE || !s.executed() || next == null
                         || !(next instanceof ExecutionEvent.Step n) || n.address() != end || n.isa() != s.isa();
                 if (close) {
-                    out.add(new InstructionRange(0, start, end, count, isa, s.address(), kind, s.executed()));
+                    InstructionRange r = new InstructionRange(0, start, end, count, isa, kind, call, s.executed(),
+                            InstructionSizes.ofOffsets(java.util.Arrays.copyOf(offsets, count + 1)));
+                    if (r.lastAddress() != s.address()) {
+                        throw new IllegalStateException("sizes disagree with the steps at " + s);
+                    }
+                    out.add(r);
                     count = 0;
                 }
             } else if (e instanceof ExecutionEvent.ExceptionTaken x) {

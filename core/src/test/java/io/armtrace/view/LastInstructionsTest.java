@@ -2,7 +2,6 @@ package io.armtrace.view;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.armtrace.image.MemoryImage;
 import io.armtrace.trace.ElementCollector;
 import io.armtrace.trace.InstructionRange;
 import io.armtrace.trace.Isa;
@@ -21,7 +20,7 @@ class LastInstructionsTest {
         // a random trace decodes to few instructions and a flood of trigger/error elements: the window of
         // the last 100 instructions would hold all of them
         ElementCollector out = new ElementCollector();
-        LastInstructions last = new LastInstructions(out, 100, new MemoryImage());
+        LastInstructions last = new LastInstructions(out, 100);
         last.accept(range(0x1000, 10));
         for (int i = 0; i < 200_000; i++) {
             last.accept(new Trigger(0, i));
@@ -37,7 +36,7 @@ class LastInstructionsTest {
     @Test
     void keepsTheLastInstructionsAndTheContextBetweenThem() {
         ElementCollector out = new ElementCollector();
-        LastInstructions last = new LastInstructions(out, 15, new MemoryImage());
+        LastInstructions last = new LastInstructions(out, 15);
         last.accept(range(0x1000, 10));
         last.accept(new Trigger(0, 1));
         last.accept(range(0x2000, 10));

@@ -111,8 +111,9 @@ class ProfileTest {
         TraceAnalysis a = analyse(c);
         assertThat(a.calls()).isEqualTo(bl);
         Map<String, Long> actual = new TreeMap<>();
-        for (int e = 0; e < a.edges; e++) {
-            actual.merge(a.functions.name(a.edgeCaller[e]) + " -> " + a.functions.name(a.edgeCallee[e]), a.edgeCalls[e], Long::sum);
+        for (int e = 0; e < a.tables.edges; e++) {
+            actual.merge(a.functions.name(a.tables.edgeCaller[e]) + " -> " + a.functions.name(a.tables.edgeCallee[e]),
+                    a.tables.edgeCalls[e], Long::sum);
         }
         assertThat(actual).isEqualTo(expected);
         assertThat(bl).isGreaterThan(20);

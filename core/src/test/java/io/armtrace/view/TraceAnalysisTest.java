@@ -6,7 +6,9 @@ import io.armtrace.image.MemoryImage;
 import io.armtrace.image.ProgramImage;
 import io.armtrace.image.Symbol;
 import io.armtrace.image.SymbolTable;
+import io.armtrace.trace.CallKind;
 import io.armtrace.trace.CycleCount;
+import io.armtrace.trace.InstructionSizes;
 import io.armtrace.trace.ExceptionEntry;
 import io.armtrace.trace.ExceptionReturn;
 import io.armtrace.trace.Gap;
@@ -22,50 +24,6 @@ import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
 class TraceAnalysisTest {
-
-    /** Branch-with-link encodings as the ARM ARM gives them (DDI 0406C A8.8.25, A8.8.26), and near misses. */
-    @Test
-    void callSitesRecogniseExactlyTheBranchWithLinkEncodings() {
-        MemoryImage m = new MemoryImage();
-        byte[] code = new byte[64];
-        int[][] words = {
-            {0, 0xEB000010},  // BL (A1, cond AL)
-            {4, 0x1B000010},  // BLNE
-            {8, 0xFA000010},  // BLX imm (A2)
-            {12, 0xE12FFF33}, // BLX r3 (A1)
-            {16, 0xE12FFF13}, // BX r3: no link
-            {20, 0xEA000010}, // B: no link
-        };
-        for (int[] w : words) {
-            for (int i = 0; i < 4; i++) {
-                code[w[0] + i] = (byte) (w[1] >>> (8 * i));
-            }
-        }
-        int[][] halves = {
-            {32, 0xF000}, {34, 0xF800}, // BL (T1)
-            {36, 0xF000}, {38, 0xE800}, // BLX imm (T2)
-            {40, 0x4798},               // BLX r3 (T1)
-            {42, 0x4718},               // BX r3: no link
-            {44, 0xF000}, {46, 0xB800}, // B.W (T4): no link
-        };
-        for (int[] h : halves) {
-            code[h[0]] = (byte) h[1];
-            code[h[0] + 1] = (byte) (h[1] >>> 8);
-        }
-        m.add(0x1000, code, "code");
-        assertThat(CallSites.linkSize(m, 0x1000, Isa.A32)).isEqualTo(4);
-        assertThat(CallSites.linkSize(m, 0x1004, Isa.A32)).isEqualTo(4);
-        assertThat(CallSites.linkSize(m, 0x1008, Isa.A32)).isEqualTo(4);
-        assertThat(CallSites.linkSize(m, 0x100C, Isa.A32)).isEqualTo(4);
-        assertThat(CallSites.linkSize(m, 0x1010, Isa.A32)).isZero();
-        assertThat(CallSites.linkSize(m, 0x1014, Isa.A32)).isZero();
-        assertThat(CallSites.linkSize(m, 0x1020, Isa.T32)).isEqualTo(4);
-        assertThat(CallSites.linkSize(m, 0x1024, Isa.T32)).isEqualTo(4);
-        assertThat(CallSites.linkSize(m, 0x1028, Isa.T32)).isEqualTo(2);
-        assertThat(CallSites.linkSize(m, 0x102A, Isa.T32)).isZero();
-        assertThat(CallSites.linkSize(m, 0x102C, Isa.T32)).isZero();
-        assertThat(CallSites.linkSize(m, 0x9000, Isa.T32)).isZero(); // not in the image
-    }
 
     /** Random element streams (wild addresses, unbalanced exceptions, gaps): no exception, bounded stack. */
     @Test
@@ -126,7 +84,7 @@ class TraceAnalysisTest {
             c.writeSummary(new PrintWriter(w));
             new HtmlReport("t").section("s", a).write(new PrintWriter(w), 10);
             // folded stacks never deeper than the bound
-            assertThat(w.toString().lines().filter(l -> !l.isEmpty() && l.chars().filter(ch -> ch == ';').count() >= TraceAnalysis.MAX_DEPTH))
+            assertThat(w.toString().lines().filter(l -> !l.isEmpty() && l.chars().filter(ch -> ch == ';').count() >= CallStack.MAX_DEPTH))
                     .isEmpty();
         }
     }
@@ -141,14 +99,15 @@ class TraceAnalysisTest {
         TraceAnalysis a = new TraceAnalysis(image);
         int n = 10_000;
         for (int i = 0; i < n; i++) {
-            a.accept(new InstructionRange(0, 0x8000, 0x8004, 1, Isa.A32, 0x8000, WaypointKind.DIRECT_BRANCH, true));
+            a.accept(new InstructionRange(0, 0x8000, 0x8004, 1, Isa.A32, WaypointKind.DIRECT_BRANCH, CallKind.CALL,
+                    true, InstructionSizes.uniform(4)));
         }
         for (int i = 0; i < n; i++) {
             a.accept(new InstructionRange(0, 0x8004, 0x8008, 1, Isa.A32, 0x8004, WaypointKind.NONE, true));
         }
         a.end();
         assertThat(a.calls()).isEqualTo(n);
-        assertThat(a.nodes).isLessThanOrEqualTo(TraceAnalysis.MAX_DEPTH + 2);
+        assertThat(a.tables.nodes).isLessThanOrEqualTo(CallStack.MAX_DEPTH + 2);
         assertThat(a.instructions()).isEqualTo(2L * n);
     }
 }

@@ -2,6 +2,8 @@ package io.armtrace.protocol.etm2;
 
 import io.armtrace.image.MemoryImage;
 import io.armtrace.isa.Insn;
+import io.armtrace.isa.RangeSizes;
+import io.armtrace.trace.CallKind;
 import io.armtrace.trace.Context;
 import io.armtrace.trace.CycleCount;
 import io.armtrace.trace.DecodeError;
@@ -40,6 +42,9 @@ final class Etm2Flow implements Etm2PacketReader.Listener {
     private long rStart;
     private long rEnd;
     private int rCount;
+    private CallKind rCall = CallKind.NONE;
+    /** The sizes of the open range's instructions. */
+    private final RangeSizes rSizes = new RangeSizes();
     private Isa rIsa = Isa.A32;
     private long rLast;
     private WaypointKind rKind = WaypointKind.NONE;
@@ -138,7 +143,7 @@ final class Etm2Flow implements Etm2PacketReader.Listener {
                 exception(target, addr, true);
             } else {
                 add(cycle, addr, insn.size, isa, insn.kind == WaypointKind.NONE ? WaypointKind.INDIRECT_BRANCH
-                        : insn.kind, true);
+                        : insn.kind, callKind(insn), true);
                 if (insn.kind == WaypointKind.EXCEPTION_CALL || (vector && insn.kind == WaypointKind.NONE)) {
                     exception(target, addr + insn.size, false);
                 }
@@ -147,7 +152,7 @@ final class Etm2Flow implements Etm2PacketReader.Listener {
             isa = tIsa;
             return;
         }
-        add(cycle, addr, insn.size, isa, insn.kind, executed);
+        add(cycle, addr, insn.size, isa, insn.kind, callKind(insn), executed);
         if (executed && insn.kind == WaypointKind.DIRECT_BRANCH) {
             pc = insn.target;
             isa = insn.targetIsa;
@@ -256,14 +261,21 @@ final class Etm2Flow implements Etm2PacketReader.Listener {
 
     // ---- instruction ranges ------------------------------------------------------------------------
 
-    private void add(long cycle, long addr, int size, Isa i, WaypointKind kind, boolean executed) {
+    private static CallKind callKind(Insn insn) {
+        return insn.link ? CallKind.CALL : insn.ret ? CallKind.RETURN : CallKind.NONE;
+    }
+
+    private void add(long cycle, long addr, int size, Isa i, WaypointKind kind, CallKind call, boolean executed) {
         if (rCount > 0 && (addr != rEnd || i != rIsa || !rExecuted || rKind != WaypointKind.NONE)) {
             flush();
         }
         if (rCount == 0) {
             rStart = addr;
             rIsa = i;
+            rSizes.clear();
         }
+        rSizes.appendOne(size);
+        rCall = call;
         rEnd = addr + size;
         rLast = addr;
         rKind = kind;
@@ -283,8 +295,10 @@ final class Etm2Flow implements Etm2PacketReader.Listener {
             return;
         }
         rCount--;
+        rSizes.dropLast();
+        rCall = CallKind.NONE;
         rEnd = rLast;
-        rLast -= rIsa == Isa.A32 ? 4 : 2;
+        rLast = rEnd - rSizes.sizeOf(rCount - 1); // the instruction before the cancelled one, of its own size
         rKind = WaypointKind.NONE;
         rExecuted = true;
     }
@@ -293,7 +307,8 @@ final class Etm2Flow implements Etm2PacketReader.Listener {
         if (rCount == 0) {
             return;
         }
-        sink.accept(new InstructionRange(source, rStart, rEnd, rCount, rIsa, rLast, rKind, rExecuted));
+        sink.accept(new InstructionRange(source, rStart, rEnd, rCount, rIsa, rKind, rCall, rExecuted,
+                rSizes.sizes(), rSizes.index()));
         rCount = 0;
         if (cfg.cycleAccurate() && lastInsnCycle >= 0 && countBase >= 0) {
             long n = lastInsnCycle + 1 - countBase;

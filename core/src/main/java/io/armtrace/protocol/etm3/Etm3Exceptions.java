@@ -113,19 +113,9 @@ final class Etm3Exceptions {
         };
     }
 
+    /** Name of M-profile exception {@code number}; "Reserved" for a code Table 7.11 gives no exception. */
     static String mName(int number) {
-        return switch (number) {
-            case 1 -> "Reset";
-            case 2 -> "NMI";
-            case 3 -> "HardFault";
-            case 4 -> "MemManage";
-            case 5 -> "BusFault";
-            case 6 -> "UsageFault";
-            case 11 -> "SVCall";
-            case 12 -> "DebugMonitor";
-            case 14 -> "PendSV";
-            case 15 -> "SysTick";
-            default -> number >= 16 ? "IRQ" + (number - 16) : "Reserved";
-        };
+        String name = io.armtrace.trace.MProfileExceptions.name(number);
+        return name != null ? name : "Reserved";
     }
 }

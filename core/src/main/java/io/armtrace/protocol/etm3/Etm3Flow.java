@@ -5,7 +5,9 @@ import io.armtrace.isa.Block;
 import io.armtrace.isa.CodeWalker;
 import io.armtrace.isa.InstructionClassifier;
 import io.armtrace.isa.Profile;
+import io.armtrace.isa.RangeSizes;
 import io.armtrace.protocol.etm3.Etm3Packet.Kind;
+import io.armtrace.trace.CallKind;
 import io.armtrace.trace.Context;
 import io.armtrace.trace.CycleCount;
 import io.armtrace.trace.DecodeError;
@@ -14,6 +16,7 @@ import io.armtrace.trace.ExceptionEntry;
 import io.armtrace.trace.ExceptionReturn;
 import io.armtrace.trace.Gap;
 import io.armtrace.trace.InstructionRange;
+import io.armtrace.trace.InstructionSizes;
 import io.armtrace.trace.Isa;
 import io.armtrace.trace.NoImage;
 import io.armtrace.trace.Timestamp;
@@ -62,6 +65,18 @@ public final class Etm3Flow implements Etm3PacketReader.Listener {
     private long rPrev;
     private WaypointKind rKind;
     private boolean rExecuted;
+    /**
+     * The sizes of the open range's instructions: the range's instructions from {@code segBase} on are
+     * instructions {@code segFrom} on of {@code segBlock}, the block it is in (nothing to do per
+     * instruction while a run of atoms steps through one block). A range that stays in one block (nearly
+     * every one) shares the block's sizes; one that crosses blocks ({@code crossed}) collects the parts it
+     * left in {@code rSizes}.
+     */
+    private final RangeSizes rSizes = new RangeSizes();
+    private Block segBlock;
+    private int segFrom;
+    private int segBase;
+    private boolean crossed;
 
     // the last traced instruction, for cancels and exception returns
     private boolean lastValid;
@@ -258,6 +273,7 @@ public final class Etm3Flow implements Etm3PacketReader.Listener {
         long a = address;
         Block b = block;
         int i = blockIndex;
+        boolean fresh = false;
         if (b == null || a != blockNext || isa != b.isa()) {
             b = walker.block(a, isa);
             if (b.count() == 0) {
@@ -271,7 +287,9 @@ public final class Etm3Flow implements Etm3PacketReader.Listener {
             }
             block = b;
             i = 0;
+            fresh = true;
         }
+        int index = i;
         int size = b.sizeOf(i);
         boolean end = ++i == b.count();
         // only the block's last instruction can be a waypoint; a block that ended for another reason
@@ -291,6 +309,12 @@ public final class Etm3Flow implements Etm3PacketReader.Listener {
             rStart = a;
             rCount = 0;
             rIsa = isa;
+            crossed = false;
+            segBlock = b;
+            segFrom = index;
+            segBase = 0;
+        } else if (fresh) {
+            crossBlock(b, index);
         }
         rPrev = rLast;
         rLast = a;
@@ -320,16 +344,39 @@ public final class Etm3Flow implements Etm3PacketReader.Listener {
         }
     }
 
+    /** The open range goes on in block {@code b} from its instruction {@code index}: keeps the part in the block it leaves. */
+    private void crossBlock(Block b, int index) {
+        if (!crossed) {
+            crossed = true;
+            rSizes.clear();
+        }
+        rSizes.append(segBlock, segFrom, rCount - segBase);
+        segBlock = b;
+        segFrom = index;
+        segBase = rCount;
+    }
+
     /** Emits the open range, then the cycles counted up to its end. */
     private void flush() {
         if (open) {
             open = false;
-            sink.accept(new InstructionRange(source, rStart, rEnd, rCount, rIsa, rLast, rKind, rExecuted));
+            if (crossed) {
+                rSizes.append(segBlock, segFrom, rCount - segBase);
+                emitRange(rSizes.sizes(), rSizes.index());
+            } else {
+                emitRange(segBlock.sizes(), (short) segFrom); // a block holds at most BLOCK_BYTES / 2 instructions
+            }
         }
         if (cycles > 0 && cycleAccurate) {
             sink.accept(new CycleCount(source, cycles));
             cycles = 0;
         }
+    }
+
+    private void emitRange(InstructionSizes sizes, short index) {
+        // a waypoint ends its block: the range's last instruction is then the last of the block it is in
+        CallKind call = rKind != WaypointKind.NONE ? segBlock.call() : CallKind.NONE;
+        sink.accept(new InstructionRange(source, rStart, rEnd, rCount, rIsa, rKind, call, rExecuted, sizes, index));
     }
 
     // ---------------------------------------------------------------- branch packets (IHI 0014Q 7.3.5)
@@ -403,7 +450,7 @@ public final class Etm3Flow implements Etm3PacketReader.Listener {
         if (rCount == 1) {
             open = false;
         } else {
-            rCount--;
+            rCount--; // the last instruction is in the block the range is in: its part shrinks with rCount
             rEnd = rLast;
             rLast = rPrev;
             rKind = WaypointKind.NONE;

@@ -152,21 +152,9 @@ final class ExceptionVectors {
         return sb.toString();
     }
 
-    /** Architectural name of M-profile exception {@code n}. */
+    /** Architectural name of M-profile exception {@code n}; "exception n" for a reserved number. */
     static String nameOf(int n) {
-        return switch (n) {
-            case 1 -> "Reset";
-            case 2 -> "NMI";
-            case 3 -> "HardFault";
-            case 4 -> "MemManage";
-            case 5 -> "BusFault";
-            case 6 -> "UsageFault";
-            case 7 -> "SecureFault";
-            case 11 -> "SVCall";
-            case 12 -> "DebugMonitor";
-            case 14 -> "PendSV";
-            case 15 -> "SysTick";
-            default -> n >= 16 ? "IRQ" + (n - 16) : "exception " + n;
-        };
+        String name = io.armtrace.trace.MProfileExceptions.name(n);
+        return name != null ? name : "exception " + n;
     }
 }

@@ -4,6 +4,8 @@ import io.armtrace.image.MemoryImage;
 import io.armtrace.image.ProgramImage;
 import io.armtrace.isa.Block;
 import io.armtrace.isa.CodeWalker;
+import io.armtrace.isa.RangeSizes;
+import io.armtrace.trace.CallKind;
 import io.armtrace.trace.DecodeError;
 import io.armtrace.trace.ElementSink;
 import io.armtrace.trace.ExceptionEntry;
@@ -190,6 +192,8 @@ public final class MtbFlow implements MtbPacketListener {
         long last = -1;
         int lastSize = 0;
         WaypointKind lastKind = WaypointKind.NONE;
+        CallKind lastCall = CallKind.NONE;
+        sizes.clear();
         while (true) {
             if (count >= walkLimit) {
                 error(String.format("walk from 0x%08x to 0x%08x exceeds %d instructions", from, to, walkLimit), to,
@@ -207,9 +211,11 @@ public final class MtbFlow implements MtbPacketListener {
                 if (!include) {
                     if (i > 0) {
                         count += i;
+                        sizes.append(b, 0, i);
                         last = b.addressOf(i - 1);
                         lastSize = b.sizeOf(i - 1);
                         lastKind = WaypointKind.NONE;
+                        lastCall = CallKind.NONE;
                     }
                     break;
                 }
@@ -224,9 +230,12 @@ public final class MtbFlow implements MtbPacketListener {
                     return;
                 }
                 count += i + 1;
+                sizes.append(b, 0, i + 1);
                 last = to;
                 lastSize = b.lastSize();
                 lastKind = MtbPacket.isMagic(dst) ? WaypointKind.EXCEPTION_RETURN : b.kind();
+                // a branch to an EXC_RETURN value returns from the exception, whatever it is otherwise
+                lastCall = MtbPacket.isMagic(dst) ? CallKind.NONE : b.call();
                 break;
             }
             // the whole block lies before the source
@@ -244,7 +253,8 @@ public final class MtbFlow implements MtbPacketListener {
                 }
                 case NO_IMAGE -> {
                     if (b.count() > 0) {
-                        emit(from, b.lastAddress(), b.lastSize(), count + b.count(), WaypointKind.NONE);
+                        sizes.append(b, 0, b.count());
+                        emit(from, b.lastAddress(), b.lastSize(), count + b.count(), WaypointKind.NONE, CallKind.NONE);
                     }
                     errors++;
                     sink.accept(new NoImage(source, b.missingAddress(), Isa.T32));
@@ -256,13 +266,15 @@ public final class MtbFlow implements MtbPacketListener {
                 }
             }
             count += b.count();
+            sizes.append(b, 0, b.count());
             last = b.lastAddress();
             lastSize = b.lastSize();
             lastKind = b.kind();
+            lastCall = b.call();
             addr = b.nextAddress();
         }
         if (count > 0) {
-            emit(from, last, lastSize, count, lastKind);
+            emit(from, last, lastSize, count, lastKind, lastCall);
         }
     }
 
@@ -287,10 +299,14 @@ public final class MtbFlow implements MtbPacketListener {
         return b.lastSize() == 2 && (b.opcode() & 0xFF00) == 0xBE00;
     }
 
-    private void emit(long from, long last, int lastSize, long count, WaypointKind lastKind) {
+    private void emit(long from, long last, int lastSize, long count, WaypointKind lastKind, CallKind lastCall) {
         instructions += count;
-        sink.accept(new InstructionRange(source, from, last + lastSize, (int) count, Isa.T32, last, lastKind, true));
+        sink.accept(new InstructionRange(source, from, last + lastSize, (int) count, Isa.T32, lastKind, lastCall,
+                true, sizes.sizes(), sizes.index()));
     }
+
+    /** The sizes of the range being walked (a walk spans blocks). */
+    private final RangeSizes sizes = new RangeSizes();
 
     private void error(String message, long address, long offset) {
         errors++;

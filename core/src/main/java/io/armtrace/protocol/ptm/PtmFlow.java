@@ -5,6 +5,8 @@ import io.armtrace.isa.Block;
 import io.armtrace.isa.CodeWalker;
 import io.armtrace.isa.InstructionClassifier;
 import io.armtrace.isa.Profile;
+import io.armtrace.isa.RangeSizes;
+import io.armtrace.trace.CallKind;
 import io.armtrace.trace.Context;
 import io.armtrace.trace.CycleCount;
 import io.armtrace.trace.DecodeError;
@@ -266,8 +268,6 @@ public final class PtmFlow implements PtmPacketListener {
      */
     private void atom(boolean e, long offset, boolean addressFollows) {
         long start = addr;
-        long rangeStart = addr;
-        int count = 0;
         while (true) {
             Block b = walker.block(addr, isa);
             if (b.end() == Block.End.WAYPOINT && b.kind() == WaypointKind.EXCEPTION_CALL) {
@@ -277,11 +277,8 @@ public final class PtmFlow implements PtmPacketListener {
                     overrun(start, offset);
                     return;
                 }
-                emitRange(rangeStart, b.nextAddress(), count + b.count(), b.lastAddress(), WaypointKind.EXCEPTION_CALL,
-                        false);
+                emitBlock(b, WaypointKind.EXCEPTION_CALL, false);
                 addr = b.nextAddress();
-                rangeStart = addr;
-                count = 0;
                 continue;
             }
             switch (b.end()) {
@@ -290,7 +287,7 @@ public final class PtmFlow implements PtmPacketListener {
                         overrun(start, offset);
                         return;
                     }
-                    emitRange(rangeStart, b.nextAddress(), count + b.count(), b.lastAddress(), b.kind(), e);
+                    emitBlock(b, b.kind(), e);
                     follow(b, e, addressFollows, offset);
                     return;
                 }
@@ -299,8 +296,8 @@ public final class PtmFlow implements PtmPacketListener {
                     return;
                 }
                 case NO_IMAGE -> {
-                    if (count + b.count() > 0) {
-                        emitRange(rangeStart, b.nextAddress(), count + b.count(), b.lastAddress(), WaypointKind.NONE, true);
+                    if (b.count() > 0) {
+                        emitBlock(b, WaypointKind.NONE, true);
                     }
                     noImage(b.missingAddress());
                     return;
@@ -378,10 +375,29 @@ public final class PtmFlow implements PtmPacketListener {
         valid = false;
     }
 
-    private void emitRange(long start, long end, int count, long last, WaypointKind kind, boolean executed) {
-        instructions += count;
-        sink.accept(new InstructionRange(source, start, end, count, isa, last, kind, executed));
+    /**
+     * The whole of block {@code b} as one range (an atom's walk always ends at the first block's end),
+     * sharing the block's instruction sizes.
+     */
+    private void emitBlock(Block b, WaypointKind kind, boolean executed) {
+        instructions += b.count();
+        // b.call() whatever kind the range is given: that is b's own kind, or EXCEPTION_CALL or NONE for a
+        // block that ends with an exception call or no waypoint, whose call kind is NONE.
+        // From addr as the packets gave it (the block's start is the same address, aligned to the state).
+        sink.accept(new InstructionRange(source, addr, b.nextAddress(), b.count(), isa, kind, b.call(), executed,
+                b.sizes(), (short) 0));
     }
+
+    /** The range a waypoint update walked, its sizes collected in {@link #updateSizes}. */
+    private void emitRange(long start, long end, int count, WaypointKind kind, CallKind call, boolean executed) {
+        instructions += count;
+        sink.accept(new InstructionRange(source, start, end, count, isa, kind, call, executed,
+                updateSizes.sizes(), updateSizes.index()));
+        updateSizes.clear();
+    }
+
+    /** The sizes of the range a waypoint update is walking (it may span blocks). */
+    private final RangeSizes updateSizes = new RangeSizes();
 
     /**
      * IHI 0035B 4.5.5: all instructions from the current address up to and including the packet's
@@ -401,6 +417,7 @@ public final class PtmFlow implements PtmPacketListener {
         }
         long rangeStart = addr;
         long count = 0;
+        updateSizes.clear();
         while (true) {
             Block b = walker.block(addr, isa);
             if (b.count() > 0 && target <= b.lastAddress()) {
@@ -413,9 +430,10 @@ public final class PtmFlow implements PtmPacketListener {
                     return;
                 }
                 count += i + 1;
+                updateSizes.append(b, 0, i + 1);
                 long next = i + 1 < b.count() ? b.addressOf(i + 1) : b.nextAddress();
-                emitRange(rangeStart, next, (int) Math.min(count, Integer.MAX_VALUE), target,
-                        endsHere ? WaypointKind.EXCEPTION_CALL : WaypointKind.NONE, true);
+                emitRange(rangeStart, next, (int) Math.min(count, Integer.MAX_VALUE),
+                        endsHere ? WaypointKind.EXCEPTION_CALL : WaypointKind.NONE, CallKind.NONE, true);
                 addr = next;
                 return;
             }
@@ -429,20 +447,23 @@ public final class PtmFlow implements PtmPacketListener {
                         return;
                     }
                     // a condition-failed exception call: it ends a range, not executed
-                    emitRange(rangeStart, b.nextAddress(), (int) (count + b.count()), b.lastAddress(),
-                            WaypointKind.EXCEPTION_CALL, false);
+                    updateSizes.append(b, 0, b.count());
+                    emitRange(rangeStart, b.nextAddress(), (int) (count + b.count()), WaypointKind.EXCEPTION_CALL,
+                            CallKind.NONE, false);
                     count = 0;
                     addr = b.nextAddress();
                     rangeStart = addr;
                 }
                 case LIMIT -> {
                     count += b.count();
+                    updateSizes.append(b, 0, b.count());
                     addr = b.nextAddress();
                 }
                 case NO_IMAGE -> {
                     if (count + b.count() > 0) {
-                        emitRange(rangeStart, b.nextAddress(), (int) (count + b.count()), b.lastAddress(),
-                                WaypointKind.NONE, true);
+                        updateSizes.append(b, 0, b.count());
+                        emitRange(rangeStart, b.nextAddress(), (int) (count + b.count()), WaypointKind.NONE,
+                                CallKind.NONE, true);
                     }
                     noImage(b.missingAddress());
                     return;

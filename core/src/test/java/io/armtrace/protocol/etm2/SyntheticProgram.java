@@ -286,7 +286,7 @@ final class SyntheticProgram {
         return out;
     }
 
-    /** Expands instruction ranges (16-bit Thumb code: only the last of a range can be a 4-byte BL pair). */
+    /** Expands instruction ranges by the sizes they carry (checked against the execution's by the callers). */
     static List<Insn> expand(List<TraceElement> elements) {
         List<Insn> out = new ArrayList<>();
         for (TraceElement e : elements) {
@@ -294,7 +294,7 @@ final class SyntheticProgram {
                 long a = r.start();
                 for (int k = 0; k < r.count(); k++) {
                     boolean last = k == r.count() - 1;
-                    int size = r.isa() == Isa.A32 ? 4 : last ? (int) (r.end() - r.lastAddress()) : 2;
+                    int size = r.sizeOf(k);
                     out.add(new Insn(a, r.isa(), size, !last || r.lastExecuted()));
                     a += size;
                 }

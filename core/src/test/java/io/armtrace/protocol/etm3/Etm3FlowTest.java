@@ -4,7 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.armtrace.image.MemoryImage;
 import io.armtrace.image.ProgramImage;
+import io.armtrace.trace.CallKind;
 import io.armtrace.trace.Context;
+import io.armtrace.trace.InstructionSizes;
 import io.armtrace.trace.ElementCollector;
 import io.armtrace.trace.ExceptionEntry;
 import io.armtrace.trace.Gap;
@@ -63,9 +65,12 @@ class Etm3FlowTest {
         assertThat(((TraceOn) e.get(0)).reason()).isEqualTo(TraceOn.Reason.TRACE_ENABLED);
         assertThat(e.get(1)).isInstanceOf(Context.class);
         assertThat(e.subList(2, e.size())).containsExactly(
-                new InstructionRange(0x10, 0x1000, 0x1008, 2, Isa.A32, 0x1004, WaypointKind.DIRECT_BRANCH, true),
-                new InstructionRange(0x10, 0x100C, 0x1010, 2, Isa.T32, 0x100E, WaypointKind.INDIRECT_BRANCH, true),
-                new InstructionRange(0x10, 0x1008, 0x100C, 1, Isa.A32, 0x1008, WaypointKind.INDIRECT_BRANCH, true));
+                new InstructionRange(0x10, 0x1000, 0x1008, 2, Isa.A32, WaypointKind.DIRECT_BRANCH, CallKind.CALL,
+                        true, InstructionSizes.uniform(4)), // BLX imm
+                new InstructionRange(0x10, 0x100C, 0x1010, 2, Isa.T32, WaypointKind.INDIRECT_BRANCH,
+                        CallKind.RETURN, true, InstructionSizes.uniform(2)), // BX lr
+                new InstructionRange(0x10, 0x1008, 0x100C, 1, Isa.A32, WaypointKind.INDIRECT_BRANCH,
+                        CallKind.RETURN, true, InstructionSizes.uniform(4))); // BX lr
     }
 
     @Test

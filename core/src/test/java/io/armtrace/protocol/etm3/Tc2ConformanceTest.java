@@ -27,7 +27,10 @@ class Tc2ConformanceTest {
             if (e instanceof InstructionRange r) {
                 long a = r.start();
                 for (int i = 0; i < r.count(); i++) {
-                    out.add(new Tc2.Ds5Insn(a, i < r.count() - 1 || r.lastExecuted()));
+                    out.add(new Tc2.Ds5Insn(r.addressOf(i), i < r.count() - 1 || r.lastExecuted()));
+                    // the size the range carries is the one the encoding gives (ARM ARM A6.1)
+                    assertThat(r.sizeOf(i)).as("size at 0x%x", a).isEqualTo(size(memory, a, r.isa()));
+                    assertThat(r.addressOf(i)).isEqualTo(a);
                     a += size(memory, a, r.isa());
                 }
                 assertThat(a).as("range end").isEqualTo(r.end());

@@ -6,7 +6,9 @@ import io.armtrace.image.MemoryImage;
 import io.armtrace.image.ProgramImage;
 import io.armtrace.trace.DecodeError;
 import io.armtrace.trace.ElementCollector;
+import io.armtrace.trace.CallKind;
 import io.armtrace.trace.ExceptionEntry;
+import io.armtrace.trace.InstructionSizes;
 import io.armtrace.trace.ExceptionReturn;
 import io.armtrace.trace.InstructionRange;
 import io.armtrace.trace.Isa;
@@ -93,6 +95,13 @@ class MtbFlowTest {
         return new InstructionRange(0, start, end, count, Isa.T32, last, kind, true);
     }
 
+    static InstructionRange range(long start, long end, int count, long last, WaypointKind kind, CallKind call) {
+        InstructionRange r = new InstructionRange(0, start, end, count, Isa.T32, kind, call, true,
+                InstructionSizes.uniform((int) (end - start) / count));
+        assertThat(r.lastAddress()).isEqualTo(last);
+        return r;
+    }
+
     @Test
     void svcIsIncludedAndExceptionReturnIsOnePairOfPackets() {
         List<TraceElement> e = decode(
@@ -111,8 +120,8 @@ class MtbFlowTest {
                 new ExceptionEntry(0, 11, "SVCall", 0x10a, false),
                 range(0x140, 0x144, 2, 0x142, WaypointKind.EXCEPTION_RETURN),
                 new ExceptionReturn(0, 0x10a),
-                range(0x10a, 0x10e, 1, 0x10a, WaypointKind.DIRECT_BRANCH),
-                range(0x120, 0x122, 1, 0x120, WaypointKind.INDIRECT_BRANCH),
+                range(0x10a, 0x10e, 1, 0x10a, WaypointKind.DIRECT_BRANCH, CallKind.CALL), // bl func
+                range(0x120, 0x122, 1, 0x120, WaypointKind.INDIRECT_BRANCH, CallKind.RETURN), // bx lr
                 range(0x10e, 0x110, 1, 0x10e, WaypointKind.DIRECT_BRANCH));
     }
 

@@ -12,7 +12,6 @@ import io.armtrace.trace.ElementCollector;
 import io.armtrace.trace.InstructionRange;
 import io.armtrace.trace.NoImage;
 import io.armtrace.trace.TraceElement;
-import io.armtrace.view.InstructionWalk;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -43,7 +42,10 @@ class PtmConformanceTest {
         List<String> out = new ArrayList<>();
         for (TraceElement e : elements) {
             if (e instanceof InstructionRange r) {
-                InstructionWalk.forEach(r, memory, (a, size, ex) -> out.add(Long.toHexString(a) + (ex ? "" : " F")));
+                for (int i = 0; i < r.count(); i++) {
+                    boolean ex = i < r.count() - 1 || r.lastExecuted();
+                    out.add(Long.toHexString(r.addressOf(i)) + (ex ? "" : " F"));
+                }
             }
         }
         return out;

@@ -19,7 +19,6 @@ import io.armtrace.trace.Isa;
 import io.armtrace.trace.NoImage;
 import io.armtrace.trace.TraceElement;
 import io.armtrace.trace.WaypointKind;
-import io.armtrace.view.InstructionWalk;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -64,7 +63,10 @@ class PtmRoundTripTest {
         for (TraceElement e : c.elements()) {
             assertThat(e).as("decoder complained").isNotInstanceOfAny(Gap.class, DecodeError.class, NoImage.class);
             if (e instanceof InstructionRange ir) {
-                InstructionWalk.forEach(ir, p.image().memory(), (a, size, ex) -> got.add(new long[] {a, ex ? 1 : 0}));
+                for (int i = 0; i < ir.count(); i++) {
+                    boolean ex = i < ir.count() - 1 || ir.lastExecuted();
+                    got.add(new long[] {ir.addressOf(i), ex ? 1 : 0});
+                }
             }
         }
         List<ExecutionEvent.Step> steps = p.execution().steps();
