@@ -12,6 +12,10 @@ import java.util.List;
  * instruction is the decoders' hot path: the common case (a read inside the region that answered the
  * previous read) costs a bounds check and the loads.
  *
+ * <p>Addresses are unsigned 64-bit values: an AArch64 kernel's upper-half addresses are negative as a Java
+ * {@code long}, and a region may lie across 2^63. A region that would run past the top of the address
+ * space holds no memory.
+ *
  * <p>Instances are not thread-safe while regions are being added; once built they can be read from
  * several threads if each uses its own {@link #copy()}, since the last-hit cache is per instance.
  */
@@ -36,13 +40,15 @@ public final class MemoryImage {
         }
 
         boolean contains(long addr) {
-            return addr >= start && addr < end();
+            return Long.compareUnsigned(addr - start, size()) < 0;
         }
     }
 
     private final List<Region> added = new ArrayList<>();
-    /** Non-overlapping pieces sorted by address, rebuilt after adds; the later-added region wins. */
+    /** Non-overlapping pieces sorted by (unsigned) address, rebuilt after adds; the later-added region wins. */
     private long[] pieceStart = new long[0];
+    /** {@link #pieceStart} with the sign bit flipped: signed order is the addresses' unsigned order, for the search. */
+    private long[] pieceKey = new long[0];
     private long[] pieceEnd = new long[0];
     private Region[] pieceRegion = new Region[0];
     /** Per piece, its region's bytes and start address: the hot path reads these two arrays only. */
@@ -58,6 +64,7 @@ public final class MemoryImage {
         other.build();
         added.addAll(other.added);
         pieceStart = other.pieceStart;
+        pieceKey = other.pieceKey;
         pieceEnd = other.pieceEnd;
         pieceRegion = other.pieceRegion;
         pieceBytes = other.pieceBytes;
@@ -99,34 +106,37 @@ public final class MemoryImage {
         if (!dirty) {
             return;
         }
-        // Paint regions in order of addition onto a list of disjoint pieces: later ones win.
-        List<long[]> pieces = new ArrayList<>(); // {start, end, regionIndex}
+        // Paint regions in order of addition onto a list of disjoint pieces: later ones win. A piece holds its
+        // last address, not its end: a region may end at the top of the address space, where the end is 2^64.
+        List<long[]> pieces = new ArrayList<>(); // {start, last, regionIndex}, compared unsigned
         for (int i = 0; i < added.size(); i++) {
             Region r = added.get(i);
             long s = r.start();
-            long e = r.end();
-            if (e <= s) {
-                continue;
+            long size = r.size();
+            if (size == 0 || Long.compareUnsigned(s, -size) > 0) {
+                continue; // empty, or running past the top of the address space
             }
+            long l = s + size - 1;
             List<long[]> next = new ArrayList<>();
             for (long[] p : pieces) {
-                if (p[1] <= s || p[0] >= e) {
+                if (Long.compareUnsigned(p[1], s) < 0 || Long.compareUnsigned(p[0], l) > 0) {
                     next.add(p);
                 } else {
-                    if (p[0] < s) {
-                        next.add(new long[] {p[0], s, p[2]});
+                    if (Long.compareUnsigned(p[0], s) < 0) {
+                        next.add(new long[] {p[0], s - 1, p[2]});
                     }
-                    if (p[1] > e) {
-                        next.add(new long[] {e, p[1], p[2]});
+                    if (Long.compareUnsigned(p[1], l) > 0) {
+                        next.add(new long[] {l + 1, p[1], p[2]});
                     }
                 }
             }
-            next.add(new long[] {s, e, i});
+            next.add(new long[] {s, l, i});
             pieces = next;
         }
-        pieces.sort((a, b) -> Long.compare(a[0], b[0]));
+        pieces.sort((a, b) -> Long.compareUnsigned(a[0], b[0]));
         int n = pieces.size();
         pieceStart = new long[n];
+        pieceKey = new long[n];
         pieceEnd = new long[n];
         pieceRegion = new Region[n];
         pieceBytes = new ByteBuffer[n];
@@ -134,7 +144,8 @@ public final class MemoryImage {
         for (int i = 0; i < n; i++) {
             long[] p = pieces.get(i);
             pieceStart[i] = p[0];
-            pieceEnd[i] = p[1];
+            pieceKey[i] = p[0] ^ Long.MIN_VALUE;
+            pieceEnd[i] = p[1] + 1; // 0 for a piece that ends at the top: only distances from it are used
             pieceRegion[i] = added.get((int) p[2]);
             pieceBytes[i] = pieceRegion[i].bytes().duplicate().order(ByteOrder.LITTLE_ENDIAN);
             pieceBase[i] = pieceRegion[i].start();
@@ -145,17 +156,18 @@ public final class MemoryImage {
 
     private int find(long addr) {
         int l = last;
-        if (l >= 0 && addr >= pieceStart[l] && addr < pieceEnd[l]) {
+        // unsigned: an address below the piece's start is a large distance from it
+        if (l >= 0 && Long.compareUnsigned(addr - pieceStart[l], pieceEnd[l] - pieceStart[l]) < 0) {
             return l;
         }
         if (dirty) {
             build();
         }
-        int i = Arrays.binarySearch(pieceStart, addr);
+        int i = Arrays.binarySearch(pieceKey, addr ^ Long.MIN_VALUE);
         if (i < 0) {
             i = -i - 2;
         }
-        if (i >= 0 && addr < pieceEnd[i]) {
+        if (i >= 0 && Long.compareUnsigned(addr - pieceStart[i], pieceEnd[i] - pieceStart[i]) < 0) {
             last = i;
             return i;
         }
@@ -164,11 +176,14 @@ public final class MemoryImage {
 
     /** True if every byte of [addr, addr+len) is in the image. */
     public boolean contains(long addr, int len) {
-        for (long a = addr; a < addr + len; ) {
+        long a = addr;
+        for (long left = len; left > 0; ) {
             int p = find(a);
             if (p < 0) {
                 return false;
             }
+            long here = pieceEnd[p] - a; // bytes of the piece from a: at most a region's size
+            left -= here;
             a = pieceEnd[p];
         }
         return true;
@@ -186,7 +201,7 @@ public final class MemoryImage {
     /** The little-endian halfword at {@code addr}, or -1 if any byte of it is outside the image. */
     public int u16(long addr) {
         int p = find(addr);
-        if (p >= 0 && addr + 2 <= pieceEnd[p]) {
+        if (p >= 0 && pieceEnd[p] - addr >= 2) {
             return pieceBytes[p].getShort((int) (addr - pieceBase[p])) & 0xFFFF;
         }
         int b0 = u8(addr);
@@ -197,7 +212,7 @@ public final class MemoryImage {
     /** The little-endian word at {@code addr} as an unsigned value, or -1 if any byte is outside. */
     public long u32(long addr) {
         int p = find(addr);
-        if (p >= 0 && addr + 4 <= pieceEnd[p]) {
+        if (p >= 0 && pieceEnd[p] - addr >= 4) {
             return pieceBytes[p].getInt((int) (addr - pieceBase[p])) & 0xFFFFFFFFL;
         }
         int lo = u16(addr);

@@ -66,4 +66,48 @@ class MemoryImageTest {
         assertThat(part.u16(0x8000)).isEqualTo(0xBEEF);
         assertThat(part.u8(0x8002)).isEqualTo(-1);
     }
+
+    /**
+     * Addresses are unsigned 64-bit: a region across 2^63 (where a Java long turns negative) is one region,
+     * regions of the upper half sort after those of the lower half, and a region that would run past the
+     * top of the address space is no memory at all (it has no end to compare with).
+     */
+    @Test
+    void addressesAreUnsigned() {
+        long half = Long.MIN_VALUE; // 0x8000_0000_0000_0000
+        MemoryImage m = new MemoryImage()
+                .add(half - 4, new byte[] {1, 2, 3, 4, 5, 6, 7, 8}, "across")
+                .add(0xFFFF_0000_0000_0000L, new byte[] {(byte) 0xAA, (byte) 0xBB}, "kernel")
+                .add(0x1000, new byte[] {0x11, 0x22}, "user")
+                .add(-2, new byte[] {9, 9, 9, 9}, "past the top");
+        assertThat(m.u8(half - 4)).isEqualTo(1);
+        assertThat(m.u32(half - 2)).isEqualTo(0x06050403L);
+        assertThat(m.u16(half - 1)).isEqualTo(0x0504);
+        assertThat(m.u32(half)).isEqualTo(0x08070605L);
+        assertThat(m.u8(half + 4)).isEqualTo(-1);
+        assertThat(m.u8(half - 5)).isEqualTo(-1);
+        assertThat(m.regionAt(half + 1).name()).isEqualTo("across");
+        assertThat(m.contains(half - 4, 8)).isTrue();
+        assertThat(m.contains(half - 4, 9)).isFalse();
+        byte[] buf = new byte[16];
+        assertThat(m.read(half - 2, buf, 0, 16)).isEqualTo(6);
+        assertThat(buf[5]).isEqualTo((byte) 8);
+        assertThat(m.u16(0xFFFF_0000_0000_0000L)).isEqualTo(0xBBAA);
+        assertThat(m.u16(0x1000)).isEqualTo(0x2211);
+        assertThat(m.u8(-1)).isEqualTo(-1);
+        assertThat(m.u8(-2)).isEqualTo(-1);
+        assertThat(m.contains(-2, 2)).isFalse();
+        // a region that ends exactly at the top of the address space is memory
+        MemoryImage top = new MemoryImage().add(-4, new byte[] {1, 2, 3, 4}, "top").add(0, new byte[] {5}, "zero");
+        assertThat(top.u32(-4)).isEqualTo(0x04030201L);
+        assertThat(top.u8(-1)).isEqualTo(4);
+        assertThat(top.regionAt(-1).name()).isEqualTo("top");
+        assertThat(top.contains(-4, 4)).isTrue();
+        assertThat(top.u8(0)).isEqualTo(5);
+        // a later region still wins across 2^63
+        m.add(half - 1, new byte[] {(byte) 0xCC, (byte) 0xDD}, "over");
+        assertThat(m.u32(half - 2)).isEqualTo(0x06DDCC03L);
+        assertThat(m.regionAt(half - 4).name()).isEqualTo("across");
+        assertThat(m.regionAt(half).name()).isEqualTo("over");
+    }
 }
