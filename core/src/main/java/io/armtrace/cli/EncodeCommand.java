@@ -40,7 +40,8 @@ import picocli.CommandLine.Option;
                 "  armtrace encode --protocol ptm --execution run.exec.gz --image prog.elf --return-stack=on --snapshot-out snap/",
                 "  armtrace encode --protocol etm3 --execution qemu.log --image prog.elf --cycle-accurate=on -o trace.bin --stats"})
 final class EncodeCommand implements Callable<Integer> {
-    @Option(names = "--protocol", required = true, paramLabel = "NAME", description = "etm2, etm3, ptm or mtb.")
+    @Option(names = "--protocol", required = true, paramLabel = "NAME", completionCandidates = ProtocolNames.class,
+            description = "${COMPLETION-CANDIDATES}.")
     String protocol;
 
     @Option(names = "--execution", paramLabel = "LOG",

@@ -42,8 +42,8 @@ final class InputOptions {
         return sources.get(0);
     }
 
-    @Option(names = "--protocol", paramLabel = "NAME",
-            description = "Protocol of a raw trace file: etm2, etm3, ptm or mtb (overrides the snapshot's device type).")
+    @Option(names = "--protocol", paramLabel = "NAME", completionCandidates = ProtocolNames.class,
+            description = "Protocol of a raw trace file: ${COMPLETION-CANDIDATES} (overrides the snapshot's device type).")
     String protocol;
 
     @Option(names = "--trace", paramLabel = "FILE", description = "Raw trace file (instead of a snapshot).")
@@ -168,8 +168,7 @@ final class InputOptions {
                 throw new InputException("Give either a snapshot directory or --trace FILE, not both.");
             }
             if (Files.isRegularFile(snapshot)) {
-                throw new InputException(snapshot + ": is a file, not a snapshot directory; for a raw trace file use --trace "
-                        + snapshot + " --protocol NAME.");
+                throw new InputException(io.armtrace.source.InputKind.notASnapshot(snapshot));
             }
             Snapshot snap = Snapshot.load(snapshot, confine);
             inputFiles.addAll(snap.files());

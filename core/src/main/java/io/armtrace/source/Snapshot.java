@@ -105,6 +105,9 @@ public final class Snapshot {
      */
     public static Snapshot load(Path dir, boolean confine) {
         Confinement paths = new Confinement(dir, confine);
+        if (Files.isRegularFile(dir)) {
+            throw new InputException(InputKind.notASnapshot(dir));
+        }
         if (!Files.isDirectory(dir)) {
             throw new InputException(dir + ": no such snapshot directory.");
         }

@@ -68,8 +68,15 @@ public final class TextWriter implements ElementSink {
      */
     public TextWriter time(Timeline timeline) {
         this.timeline = timeline;
+        if (timeline != null) {
+            // one header line names the two columns, aligned with them (after the source tag, when shown)
+            pending.append(withSource ? "src    " : "").append(TIME_HEADER).append(NEWLINE);
+        }
         return this;
     }
+
+    /** The titles of the {@link #time} columns: 10 and 14 characters wide, as {@link #timeColumns} writes them. */
+    static final String TIME_HEADER = "    cycles      timestamp";
 
     private static String hex(long v) {
         return "0x" + hexDigits(v, 8);
