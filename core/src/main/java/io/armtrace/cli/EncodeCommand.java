@@ -48,7 +48,8 @@ final class EncodeCommand implements Callable<Integer> {
             description = "The execution: an armtrace execution record (plain or gzip) or a QEMU plugin log (I <pc> <size> <bytes> lines).")
     Path execution;
 
-    @Option(names = "--image", paramLabel = "FILE[@ADDR]", description = "Program image (ELF, or raw binary at an address). Repeatable.")
+    @Option(names = "--image", paramLabel = "FILE[@ADDR]",
+            description = "Program image (ELF, or raw binary at an address; either may be gzip-compressed). Repeatable.")
     List<String> images = new ArrayList<>();
 
     @Option(names = "--cpu-log", paramLabel = "LOG",
@@ -152,8 +153,9 @@ final class EncodeCommand implements Callable<Integer> {
         if (snapshotOut != null) {
             String coreType = core != null ? core : loaded.coreType();
             MemoryImage memory = image.memory();
+            List<SnapshotWriter.ElfDump> elfFiles = elfDumps();
             OutputFile.writeDirectory(snapshotOut, force, "--snapshot-out", "snapshot.ini", dir -> SnapshotWriter.write(dir, coreType,
-                    memory, enc.deviceType(), enc.registers(), enc.trace()));
+                    memory, enc.deviceType(), enc.registers(), enc.trace(), elfFiles));
         }
         long insns = loaded.execution().steps().size();
         if (stats) {
@@ -169,6 +171,32 @@ final class EncodeCommand implements Callable<Integer> {
             stdout.commit();
         }
         return 0;
+    }
+
+    /**
+     * The --image ELF files (plain or gzip-compressed), to keep in a --snapshot-out snapshot as ELF dumps:
+     * named as given, without .gz, ending in .elf or .axf as the snapshot reader expects of an ELF dump.
+     */
+    private List<SnapshotWriter.ElfDump> elfDumps() {
+        List<SnapshotWriter.ElfDump> out = new ArrayList<>();
+        java.util.Set<String> names = new java.util.HashSet<>();
+        for (String arg : images) {
+            if (arg.lastIndexOf('@') > 0) {
+                continue; // a raw binary at an address: the memory dumps hold it
+            }
+            Path file = Path.of(arg);
+            String name = file.getFileName().toString().replaceAll("(?i)\\.gz$", "").replaceAll("[^A-Za-z0-9._-]", "_");
+            String lower = name.toLowerCase(Locale.ROOT);
+            if (!lower.endsWith(".elf") && !lower.endsWith(".axf")) {
+                name = name + ".elf";
+            }
+            String unique = name;
+            for (int i = 2; !names.add(unique.toLowerCase(Locale.ROOT)); i++) {
+                unique = i + "_" + name;
+            }
+            out.add(new SnapshotWriter.ElfDump(unique, io.armtrace.image.ElfImage.bytes(file)));
+        }
+        return out;
     }
 
     /** The files encode reads, which -o must not overwrite. */

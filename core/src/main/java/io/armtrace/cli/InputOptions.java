@@ -54,7 +54,7 @@ final class InputOptions {
     boolean formatted;
 
     @Option(names = "--image", paramLabel = "FILE[@ADDR]",
-            description = "Program image: an ELF file, or a raw binary at an address (file.bin@0x8000). Repeatable.")
+            description = "Program image: an ELF file, or a raw binary at an address (file.bin@0x8000); either may be gzip-compressed (prog.elf.gz). Repeatable.")
     List<String> images = new ArrayList<>();
 
     @Option(names = "--reg", paramLabel = "NAME=VALUE",

@@ -24,23 +24,36 @@ public final class ElfImage {
     private ElfImage() {
     }
 
+    /** True if {@code file} starts with the ELF magic, itself or once decompressed (a gzip-compressed ELF file). */
     public static boolean looksLikeElf(Path file) {
-        try (var in = Files.newInputStream(file)) {
-            byte[] magic = in.readNBytes(4);
-            return magic.length == 4 && magic[0] == 0x7F && magic[1] == 'E' && magic[2] == 'L' && magic[3] == 'F';
-        } catch (IOException e) {
-            return false;
+        byte[] magic;
+        if (Gzip.isGzip(file)) {
+            magic = Gzip.head(file, 4);
+        } else {
+            try (var in = Files.newInputStream(file)) {
+                magic = in.readNBytes(4);
+            } catch (IOException e) {
+                return false;
+            }
         }
+        return magic.length == 4 && magic[0] == 0x7F && magic[1] == 'E' && magic[2] == 'L' && magic[3] == 'F';
     }
 
+    /** Loads an ELF file, or a gzip-compressed one ({@code prog.elf.gz}). */
     public static ProgramImage load(Path file) {
-        byte[] bytes;
+        return load(bytes(file), file.toString());
+    }
+
+    /** The bytes of an ELF file as {@link #load(Path)} reads them: decompressed when gzip-compressed. */
+    public static byte[] bytes(Path file) {
+        if (Gzip.isGzip(file)) {
+            return Gzip.read(file);
+        }
         try {
-            bytes = Files.readAllBytes(file);
+            return Files.readAllBytes(file);
         } catch (IOException e) {
             throw new ImageException(file + ": cannot read the ELF file (" + e.getMessage() + ").", e);
         }
-        return load(bytes, file.toString());
     }
 
     public static ProgramImage load(byte[] bytes, String name) {
