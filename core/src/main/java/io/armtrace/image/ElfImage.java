@@ -152,10 +152,22 @@ public final class ElfImage {
                 boolean thumb = type == ElfSymbol.STT_FUNC && (value & 1) != 0;
                 Symbol.Type t = type == ElfSymbol.STT_FUNC ? Symbol.Type.FUNCTION
                         : type == ElfSymbol.STT_OBJECT ? Symbol.Type.OBJECT : Symbol.Type.NONE;
-                symbols.add(new Symbol(n, value & ~1L, s.st_size, thumb, t));
+                int bind = s.getBinding();
+                Symbol.Binding b = bind == ElfSymbol.BINDING_LOCAL ? Symbol.Binding.LOCAL
+                        : bind == ElfSymbol.BINDING_WEAK ? Symbol.Binding.WEAK : Symbol.Binding.GLOBAL;
+                symbols.add(new Symbol(n, value & ~1L, s.st_size, thumb, t, b, s.st_shndx & 0xFFFF));
             }
         }
-        return SymbolTable.of(symbols, mappings);
+        // the allocated sections: which one holds an address, for the symbol choice of SymbolTable.nameFor
+        List<long[]> sections = new ArrayList<>();
+        for (int i = 1; i < elf.e_shnum; i++) {
+            ElfSection sec = elf.getSection(i);
+            if ((sec.header.sh_flags & 2) != 0 && sec.header.sh_size > 0) {
+                long start = sec.header.sh_addr & 0xFFFFFFFFL;
+                sections.add(new long[] {start, start + (sec.header.sh_size & 0xFFFFFFFFL), i});
+            }
+        }
+        return SymbolTable.of(symbols, mappings, sections);
     }
 
     /**

@@ -177,8 +177,8 @@ public final class JsonlWriter implements ElementSink {
         if (offset == 0) {
             return n;
         }
-        textBuf[n++] = '+';
-        int digits = hexInto(offset);
+        textBuf[n++] = offset > 0 ? '+' : '-'; // '-': below every symbol (SymbolTable.nameFor)
+        int digits = hexInto(Math.abs(offset));
         System.arraycopy(hexBuf, 0, textBuf, n, digits);
         return n + digits;
     }

@@ -191,15 +191,18 @@ public final class TextWriter implements ElementSink {
         if (!symbolsAvailable) {
             return;
         }
-        io.armtrace.image.Symbol s = image.symbols().lookup(address);
+        io.armtrace.image.Symbol s = image.symbols().nameFor(address);
         if (s == null) {
             return;
         }
         line.append("  <").append(s.name());
         long off = address - s.address();
-        if (off != 0) {
+        if (off > 0) {
             line.append("+0x");
             appendHex(line, off, 1);
+        } else if (off < 0) {
+            line.append("-0x");
+            appendHex(line, -off, 1);
         }
         line.append('>');
     }
