@@ -111,8 +111,14 @@ public final class ElfImage {
         }
         ElfSection lineStr = elf.firstSectionByName(".debug_line_str");
         ElfSection str = elf.firstSectionByName(".debug_str");
+        ElfSection info = elf.firstSectionByName(".debug_info");
+        ElfSection abbrev = elf.firstSectionByName(".debug_abbrev");
         return LineTable.of(line.getData(), lineStr == null ? null : lineStr.getData(),
-                str == null ? null : str.getData(), name);
+                str == null ? null : str.getData(), data(info), data(abbrev), name);
+    }
+
+    private static byte[] data(ElfSection s) {
+        return s == null || s.header.sh_type == 8 /* NOBITS */ ? null : s.getData();
     }
 
     /** True if section {@code index} occupies memory (SHF_ALLOC); special indices (ABS, COMMON) count as not. */

@@ -87,6 +87,22 @@ class ImageFuzzTest {
     }
 
     /**
+     * Arbitrary bytes as .debug_info and .debug_abbrev (the first two bytes say where the abbreviations
+     * start): the compilation directories are read or the reader says why, without reading outside them.
+     */
+    @FuzzTest(maxDuration = "20s")
+    void compilationUnitsReadOrSayWhy(byte[] data) {
+        int split = data.length < 2 ? 0 : Math.min(data.length - 2, ((data[0] & 0xFF) << 8) | (data[1] & 0xFF));
+        byte[] info = java.util.Arrays.copyOfRange(data, Math.min(2, data.length), Math.min(2, data.length) + split);
+        byte[] abbrev = java.util.Arrays.copyOfRange(data, Math.min(2, data.length) + split, data.length);
+        try {
+            DwarfUnits.read(info, abbrev, abbrev, info, "fuzz");
+        } catch (ImageException e) {
+            assertThat(e.getMessage()).startsWith("fuzz");
+        }
+    }
+
+    /**
      * Arbitrary bytes as a gzip-compressed image: as the file itself (mostly damaged gzip data) and
      * compressed, so that the decompressed bytes reach the ELF reader. Loads or says why, naming the file.
      */
