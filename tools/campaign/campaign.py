@@ -1,16 +1,21 @@
 #!/usr/bin/env python3
-"""Bad-input campaign: mutated snapshots and huge inputs through every armtrace command.
+"""Bad-input campaign: mutated snapshots, huge inputs, and files that are not plain files, through every command.
 
-Each bundled example (examples/*) and the TC2 conformance snapshot (conformance/TC2) is
-copied and one of its files mutated: the trace buffer, an .ini file (its keys, numbers, paths and
+Each bundled example (examples/*), the TC2 conformance snapshot (conformance/TC2) and two software
+trace snapshots (an ITM, an STM: conformance/swtrace) is copied and one of its files mutated: the trace buffer, an .ini file (its keys, numbers, paths and
 register values), the ELF file or a memory dump. The mutations are bit flips, truncation, byte
 insertion and deletion, splices, random garbage and, for .ini files, edits of numbers, paths and keys.
 Every command then runs on the mutant with a timeout. Huge inputs (a random trace, a formatted buffer,
-a raw memory dump, 1 GiB each by default) run with a 64 MB heap.
+a raw memory dump, an SWO capture, 1 GiB each by default) run with a 64 MB heap. The data-safety cases of safety.py put
+named pipes, devices, directories and symbolic links where inputs and outputs belong, fill outputs and the
+temporary directory, close pipes early, and give numbers and counts that are not numbers or do not fit.
 
-A run is classified by its exit code (0, 1, 2, other) and counted as a problem when it printed a stack
-trace (no --debug is given), ran out of memory, hung (timed out), or succeeded silently: exit 0 while
-its output went nowhere (written to /dev/full) or a file it must write is missing or empty.
+A run is classified by its exit code (0, 1, 2, 141, other) and counted as a problem when it printed a stack
+trace (no --debug is given), ran out of memory, hung (timed out, or went on for more than 10 s after its
+reader left), or succeeded silently: exit 0 while its output went nowhere (written to /dev/full), a file it
+must write is missing or empty, or the case expects a refusal. The safety cases also count files changed
+that must not change (clobbered), secrets repeated in messages (leaked), exit codes the case does not allow,
+left-over temporary files, and directories whose mode is not what the umask gives.
 Prints a summary table and exits 1 if any problem occurred. See tools/campaign/run.sh.
 """
 import argparse
@@ -122,11 +127,12 @@ class Campaign:
         self.work = tempfile.mkdtemp(prefix="armtrace-campaign-")
         self.results = []  # (group, command, category, detail)
         self.keep = args.keep
+        self.stack = STACK
 
-    def java(self, heap):
+    def java(self, heap, extra=()):
         # short runs start faster with the C1 compiler only; the huge inputs need C2
         fast_start = ["-XX:TieredStopAtLevel=1"] if heap != self.args.big_heap else []
-        return ["java", "-Xss8m", "-Xmx" + heap, "-XX:+UseSerialGC"] + fast_start + ["-jar", self.jar]
+        return ["java", "-Xss8m", "-Xmx" + heap, "-XX:+UseSerialGC"] + fast_start + list(extra) + ["-jar", self.jar]
 
     def run(self, group, name, argv, heap, timeout, must_write=None, stdout_path=os.devnull, label="", must_fail=False):
         """Runs one command; returns the classification."""
@@ -164,6 +170,10 @@ class Campaign:
         tc2 = os.path.normpath(os.path.join(self.root, "conformance", "TC2"))
         if os.path.isfile(os.path.join(tc2, "snapshot.ini")):
             dirs.append(tc2)
+        for sw in ("itm_only_csformat", "stm_only-juno"):  # software trace: ITM in CoreSight frames, an STM
+            d = os.path.normpath(os.path.join(self.root, "conformance", "swtrace", sw))
+            if os.path.isfile(os.path.join(d, "snapshot.ini")):
+                dirs.append(d)
         return dirs
 
     def commands(self, snap, out):
@@ -250,6 +260,15 @@ class Campaign:
         return self.run("write-error", name, argv, "256m", self.args.timeout, None, "/dev/full",
                         os.path.basename(base) + " > /dev/full")
 
+    # ---- links, devices, pipes, directories (tools/campaign/safety.py) ---------------------------
+    def run_safety(self):
+        import safety
+        s = safety.Safety(self)
+        cases = s.cases()
+        with concurrent.futures.ThreadPoolExecutor(self.args.jobs) as pool:
+            for f in [pool.submit(s.run, c) for c in cases]:
+                f.result()
+
     # ---- huge inputs ---------------------------------------------------------------------------
     def run_big(self):
         size = self.args.big_bytes
@@ -278,6 +297,26 @@ class Campaign:
                                  os.path.join(ex, "mtb-m0plus", "program.elf"), "--reg", "POSITION=0x20000000",
                                  "--reg", "MASTER=0x8000001f", "--reg", "BASE=0x20000000", "--last", "10"], None),
         ]
+        # software trace: random bytes as ITM and STM, and a valid SWO capture (the ITM encoder's output for a
+        # run of events, repeated) through the console and the decoder
+        runs += [("random-itm-last", ["decode", "--protocol", "itm", "--trace", rand, "--last", "10"], None),
+                 ("random-stm-last", ["decode", "--protocol", "stm", "--trace", rand, "--last", "10"], None)]
+        events = os.path.join(d, "events.txt")
+        with open(events, "w") as f:
+            for i in range(4000):
+                f.write('port %d "line %d\\n"\npc 0x%x\nexception %d exit\nlts %d\ntimestamp %d\n'
+                        % (i % 3, i, 0x08000000 + 4 * i, 16 + i % 40, 1 + i % 6, 1000 * i))
+        stretch = os.path.join(d, "stretch.swo")
+        subprocess.run(self.java("256m") + ["encode", "--protocol", "itm", "--events", events, "-o", stretch],
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
+        swo = os.path.join(d, "capture.swo")
+        unit = open(stretch, "rb").read()
+        with open(swo, "wb") as f:
+            for _ in range(size // len(unit) + 1):
+                f.write(unit)
+        runs += [("swo-itm-console", ["itm", "--trace", swo, "--port", "0,1,2", "-o", os.path.join(d, "console.txt")],
+                  os.path.join(d, "console.txt")),
+                 ("swo-itm-last", ["decode", "--protocol", "itm", "--trace", swo, "--last", "10"], None)]
         tc2 = os.path.normpath(os.path.join(self.root, "conformance", "TC2"))
         if os.path.isdir(tc2):
             snap = os.path.join(d, "tc2")
@@ -314,32 +353,46 @@ class Campaign:
                 f.result()
 
     def report(self):
-        cats = ["exit 0", "exit 1", "exit 2", "exit other", "timeout"]
-        probs = ["stack-trace", "oom", "hang", "silent-success"]
+        cats = ["exit 0", "exit 1", "exit 2", "exit 141", "exit other", "timeout"]
+        probs = ["stack-trace", "oom", "hang", "silent-success", "clobbered", "leaked", "wrong-exit", "leftover", "mode"]
+        short = {"silent-success": "silent", "stack-trace": "stack", "clobbered": "clobber", "wrong-exit": "badexit",
+                 "leftover": "leftovr"}
         rows = collections.OrderedDict()
         for group, name, exitc, problems, _, _ in self.results:
-            r = rows.setdefault((group, name), collections.Counter())
+            # the safety cases are many: one row per group and command, not per case
+            key = (group, name.split(" ")[0] if group not in ("mutant", "write-error", "huge") else name)
+            r = rows.setdefault(key, collections.Counter())
             r["runs"] += 1
             r[exitc] += 1
             for p in problems:
                 r[p if p in probs else "stack-trace"] += 1
         head = ["group", "command", "runs"] + cats + probs
-        print("%-12s %-22s" % tuple(head[:2]) + "".join("%9s" % h.replace("silent-success", "silent")
-                                                      .replace("stack-trace", "stack").replace("exit ", "ex") for h in head[2:]))
+        print("%-12s %-22s" % tuple(head[:2]) + "".join("%8s" % short.get(h, h.replace("exit ", "ex"))[:8]
+                                                      for h in head[2:]))
         total = collections.Counter()
         for (group, name), r in sorted(rows.items()):
             total.update(r)
-            print("%-12s %-22s" % (group, name) + "".join("%9d" % r[h] for h in head[2:]))
-        print("%-12s %-22s" % ("all", "") + "".join("%9d" % total[h] for h in head[2:]))
+            print("%-12s %-22s" % (group, name[:22]) + "".join("%8d" % r[h] for h in head[2:]))
+        print("%-12s %-22s" % ("all", "") + "".join("%8d" % total[h] for h in head[2:]))
         huge = [x for x in self.results if x[0] == "huge"]
         if huge:
             print("\nhuge inputs:")
             for group, name, exitc, problems, detail, first in huge:
                 print("  %-24s %-8s %s" % (name, exitc, detail.split("] ", 1)[-1].split(":", 1)[0]))
+        pipes = [x for x in self.results if x[0] == "pipe"]
+        if pipes:
+            print("\nreader gone after one line (time from start to exit):")
+            for group, name, exitc, problems, detail, first in pipes:
+                seconds = detail.split(": ", 1)[0].rsplit(" ", 1)[-1]
+                print("  %-34s %-8s %s" % (name, exitc, seconds))
         bad = [x for x in self.results if x[3]]
+        print("\n%d cases: %d stack traces, %d hangs, %d silent successes, %d clobbered files, %d out of memory, "
+              "%d leaks, %d wrong exit codes, %d left-over temporary files, %d wrong modes" % (
+                  len(self.results), total["stack-trace"], total["hang"], total["silent-success"], total["clobbered"],
+                  total["oom"], total["leaked"], total["wrong-exit"], total["leftover"], total["mode"]))
         if bad:
             print("\nproblems (%d runs):" % len(bad))
-            for group, name, exitc, problems, detail, first in bad[:60]:
+            for group, name, exitc, problems, detail, first in bad[:80]:
                 print("  %s %s\n      %s" % (",".join(problems), detail, first))
         return 1 if bad else 0
 
@@ -354,11 +407,17 @@ def main():
     ap.add_argument("--big-heap", default="64m")
     ap.add_argument("--big-timeout", type=float, default=600)
     ap.add_argument("--keep", action="store_true", help="keep the work directory")
+    ap.add_argument("--safety-fraction", type=float, default=1.0,
+                    help="share of the many snapshot-input and -o cases of safety.py to run (seeded sample)")
+    ap.add_argument("--no-safety", action="store_true",
+                    help="leave out the links, devices, pipes and output directories of safety.py")
     args = ap.parse_args()
     c = Campaign(args)
     try:
         t0 = time.time()
         c.run_mutants()
+        if not args.no_safety:
+            c.run_safety()
         if args.big_bytes > 0:
             c.run_big()
         rc = c.report()

@@ -53,3 +53,28 @@ for f in "$out"/corpus-*.elf.gz; do
         | gzip -9n > "$out/$name.decodedline.txt.gz"
     rm -f "/tmp/$name.elf"
 done
+# AArch64 (aarch64-linux-gnu-gcc, binutils-aarch64-linux-gnu): ELF64, DWARF 2-5, -O0/-O2, 64-bit DWARF
+# (-gdwarf64), code above 4 GiB at a kernel address, a relocatable object (ET_REL: its .debug_line is
+# relocated against .text, which the tests place at an address) and a build ID note. Reference tables from
+# aarch64-linux-gnu-objdump --dwarf=decodedline (same format as readelf's).
+build64() { # name flags...
+    name=$1; shift
+    aarch64-linux-gnu-gcc "$@" -fdebug-prefix-map="$(pwd)"=. -o "$out/$name.elf" lines.c
+    aarch64-linux-gnu-objcopy --remove-section=.comment "$out/$name.elf"
+    aarch64-linux-gnu-objdump --dwarf=decodedline "$out/$name.elf" > "$out/$name.decodedline.txt"
+}
+BARE64="-nostdlib -ffreestanding -Wl,-e,main -Wl,-z,max-page-size=4096"
+build64 a64-O0-dwarf4 -O0 -g -gdwarf-4 $BARE64 -Wl,--build-id=none
+build64 a64-O2-dwarf4 -O2 -g -gdwarf-4 $BARE64 -Wl,--build-id=none
+build64 a64-O0-dwarf5 -O0 -g -gdwarf-5 $BARE64 -Wl,--build-id=none
+build64 a64-O2-dwarf5 -O2 -g $BARE64 -Wl,--build-id=sha1
+build64 a64-O2-dwarf3 -O2 -g -gdwarf-3 $BARE64 -Wl,--build-id=none
+build64 a64-O2-dwarf2 -O2 -g -gdwarf-2 $BARE64 -Wl,--build-id=none
+build64 a64-O2-dwarf5-64 -O2 -g -gdwarf-5 -gdwarf64 $BARE64 -Wl,--build-id=none
+build64 a64-O1-dwarf4-64 -O1 -g -gdwarf-4 -gdwarf64 $BARE64 -Wl,--build-id=none
+build64 a64-kernel-dwarf5 -O2 -g -gdwarf-5 $BARE64 -Wl,-Ttext=0xffffffc008010000 -Wl,--build-id=md5
+build64 a64-object-dwarf5 -O2 -g -gdwarf-5 -c
+for f in "$out"/a64-*.elf; do
+    aarch64-linux-gnu-readelf -n "$f" | sed -n 's/^ *Build ID: //p' > "${f%.elf}.buildid.txt"
+    aarch64-linux-gnu-nm -n "$f" > "${f%.elf}.nm.txt"
+done

@@ -8,10 +8,14 @@ gt=core/src/test/resources/groundtruth
 make_example() { # name fixture protocol core options...
   local name=$1 fixture=$2 protocol=$3 core=$4; shift 4
   local dir=examples/$name
-  find "$dir" -mindepth 1 ! -name README.txt -delete 2>/dev/null || true
+  # --snapshot-out replaces a non-empty directory whole (with --force): keep the README aside
+  local readme; readme=$(mktemp)
+  cp "$dir/README.txt" "$readme" 2>/dev/null || true
   gunzip -c "$gt/$fixture.elf.gz" > "/tmp/$fixture.elf"
   ./armtrace encode --protocol "$protocol" --execution "$gt/$fixture.exec.gz" --image "/tmp/$fixture.elf" \
-      --core "$core" --snapshot-out "$dir" "$@"
+      --core "$core" --snapshot-out "$dir" --force "$@"
+  [ -s "$readme" ] && cp "$readme" "$dir/README.txt"
+  rm -f "$readme"
   # replace the raw memory dumps by the ELF file: same bytes, plus symbols
   rm -f "$dir"/mem_*.bin
   cp "/tmp/$fixture.elf" "$dir/program.elf"

@@ -16,7 +16,17 @@ final class AnalysisRun {
     static List<Result> run(InputOptions input, FilterOptions filter) throws java.io.IOException {
         filter.validate();
         List<Result> out = new ArrayList<>();
-        for (InputOptions.Job job : input.jobs()) {
+        List<InputOptions.Job> jobs = new ArrayList<>(input.jobs());
+        if (input.sources == null || input.sources.isEmpty()) {
+            // every source of a snapshot: the ones that trace program flow; software trace (ITM, STM) has no
+            // instructions to profile or cover, and is analysed only when named with --source
+            jobs.removeIf(j -> !j.protocol().tracesProgramFlow());
+            if (jobs.isEmpty()) {
+                throw new InputException((input.snapshot != null ? input.snapshot : input.trace) + ": has only software trace (ITM, STM), which has no program flow "
+                        + "to analyse; 'armtrace decode' lists it.");
+            }
+        }
+        for (InputOptions.Job job : jobs) {
             TraceAnalysis a = new TraceAnalysis(job.input().image());
             io.armtrace.trace.ElementSink sink = a;
             if (filter.active()) {

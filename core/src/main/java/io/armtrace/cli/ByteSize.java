@@ -17,6 +17,9 @@ final class ByteSize implements CommandLine.ITypeConverter<Long> {
             v = v.substring(0, v.length() - 1);
         }
         try {
+            if (!v.chars().allMatch(c -> c >= '0' && c <= '9')) {
+                throw new NumberFormatException(); // ASCII digits only: no sign, no full-width digits
+            }
             long n = Long.parseLong(v);
             if (n <= 0 || n > (Long.MAX_VALUE >> shift)) {
                 throw new NumberFormatException();

@@ -182,7 +182,11 @@ final class DecodeCommand implements Callable<Integer> {
 
         HandoffWriter(java.nio.file.Path partFile) throws java.io.IOException {
             this.partFile = partFile;
-            this.target = new io.armtrace.view.EncodingWriter(java.nio.file.Files.newOutputStream(partFile));
+            try {
+                this.target = new io.armtrace.view.EncodingWriter(java.nio.file.Files.newOutputStream(partFile));
+            } catch (java.io.IOException e) {
+                throw OutputFile.temporaryFailure(e);
+            }
         }
 
         /** Copies what was written so far to {@code output}, deletes the part file and writes through from now on. */
@@ -190,12 +194,22 @@ final class DecodeCommand implements Callable<Integer> {
             if (partFile == null) {
                 return;
             }
-            target.close();
+            try {
+                target.close();
+            } catch (java.io.IOException e) {
+                throw OutputFile.temporaryFailure(e);
+            }
             if (failure != null) {
                 throw failure;
             }
-            try (java.io.Reader r = java.nio.file.Files.newBufferedReader(partFile, java.nio.charset.StandardCharsets.UTF_8)) {
-                r.transferTo(output);
+            java.io.Reader r;
+            try {
+                r = java.nio.file.Files.newBufferedReader(partFile, java.nio.charset.StandardCharsets.UTF_8);
+            } catch (java.io.IOException e) {
+                throw OutputFile.temporaryFailure(e);
+            }
+            try (r) {
+                r.transferTo(output); // a failed write to the output is thrown unchecked by the output itself
             }
             OutputFile.discard(partFile);
             partFile = null;
@@ -221,28 +235,41 @@ final class DecodeCommand implements Callable<Integer> {
             }
         }
 
+        /**
+         * A failed write to a part file (a full temporary directory) ends this source's decode at once, as an
+         * unchecked {@link OutputFile.OutputFailure} naming the directory; one to the command's output is thrown
+         * by the output itself.
+         */
         @Override
         public synchronized void write(char[] buf, int off, int len) throws java.io.IOException {
             try {
                 target.write(buf, off, len);
             } catch (java.io.IOException e) {
-                if (failure == null) {
-                    failure = e;
-                }
-                throw e;
+                throw partFailure(e);
             }
         }
 
         @Override
         public synchronized void flush() throws java.io.IOException {
-            target.flush();
+            try {
+                target.flush();
+            } catch (java.io.IOException e) {
+                throw partFailure(e);
+            }
+        }
+
+        private java.io.UncheckedIOException partFailure(java.io.IOException e) {
+            if (failure == null) {
+                failure = partFile != null ? OutputFile.temporaryFailure(e) : e;
+            }
+            return new java.io.UncheckedIOException(failure);
         }
 
         /** Finishes this source: the part file is complete (the command's output stays open). */
         @Override
         public synchronized void close() throws java.io.IOException {
             if (partFile != null) {
-                target.flush();
+                flush();
             }
         }
     }

@@ -1,7 +1,6 @@
 package io.armtrace.cli;
 
 import io.armtrace.source.InputException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
@@ -35,12 +34,13 @@ final class DeformatCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        if (!Files.isRegularFile(file)) {
-            throw new InputException(file + ": no such file.");
+        String problem = io.armtrace.image.FileKind.problem(file);
+        if (problem != null) {
+            throw new InputException(Messages.shorten(problem) + ".");
         }
         int id = InputOptions.parseId(source);
         OutputFile.refuseInput(output, java.util.List.of(file), "-o");
-        if (Files.isRegularFile(output) && !force) {
+        if (!force && OutputFile.replacesAFile(output)) {
             throw new InputException("-o " + Messages.shorten(output.toString()) + ": already exists; add --force to replace it.");
         }
         long written;

@@ -48,6 +48,10 @@ final class EncodeCommand implements Callable<Integer> {
             description = "The execution: an armtrace execution record (plain or gzip) or a QEMU plugin log (I <pc> <size> <bytes> lines).")
     Path execution;
 
+    @Option(names = "--events", paramLabel = "FILE",
+            description = "For ITM and STM: the software events to encode (text, see docs/software-events.md), instead of an execution.")
+    Path events;
+
     @Option(names = "--image", paramLabel = "FILE[@ADDR]",
             description = "Program image (ELF, or raw binary at an address; either may be gzip-compressed). Repeatable.")
     List<String> images = new ArrayList<>();
@@ -67,7 +71,8 @@ final class EncodeCommand implements Callable<Integer> {
             description = "Write a complete snapshot directory (readable by armtrace decode and OpenCSD trc_pkt_lister).")
     Path snapshotOut;
 
-    @Option(names = "--force", description = "Replace an existing --snapshot-out directory.")
+    @Option(names = "--force", description = "Replace a --snapshot-out directory that is not empty (the new snapshot is built "
+            + "beside it and swapped in; the old one stays whole if anything fails).")
     boolean force;
 
     @Option(names = "--core", paramLabel = "TYPE", description = "Core type for the snapshot's core device, e.g. Cortex-A9, Cortex-M3.")
@@ -106,14 +111,21 @@ final class EncodeCommand implements Callable<Integer> {
             }
             return 0;
         }
+        if (events != null) {
+            return encodeEvents(p, out);
+        }
         if (execution == null) {
             throw new InputException("Say which execution to encode with --execution LOG.");
         }
         if (output == null && snapshotOut == null && !stats) {
             throw new InputException("Say where the trace goes: -o TRACE or --snapshot-out DIR (or --stats).");
         }
-        if (!Files.isRegularFile(execution)) {
-            throw new InputException(execution + ": no such file.");
+        for (Path log : cpuLog == null ? List.of(execution) : List.of(execution, cpuLog)) {
+            String problem = io.armtrace.image.FileKind.problem(log);
+            if (problem != null) {
+                // a log is read twice (its first line says what it is): a pipe cannot be
+                throw new InputException(Messages.shorten(problem) + ".");
+            }
         }
         ProgramImage image = ProgramImage.of(new MemoryImage());
         for (String arg : images) {
@@ -154,8 +166,9 @@ final class EncodeCommand implements Callable<Integer> {
             String coreType = core != null ? core : loaded.coreType();
             MemoryImage memory = image.memory();
             List<SnapshotWriter.ElfDump> elfFiles = elfDumps();
-            OutputFile.writeDirectory(snapshotOut, force, "--snapshot-out", "snapshot.ini", dir -> SnapshotWriter.write(dir, coreType,
-                    memory, enc.deviceType(), enc.registers(), enc.trace(), elfFiles));
+            OutputFile.writeDirectory(snapshotOut, force, "--snapshot-out", "snapshot.ini", inputFiles(),
+                    dir -> SnapshotWriter.write(dir, coreType, memory, enc.deviceType(), enc.registers(), enc.trace(),
+                            elfFiles));
         }
         long insns = loaded.execution().steps().size();
         if (stats) {
@@ -194,9 +207,54 @@ final class EncodeCommand implements Callable<Integer> {
             for (int i = 2; !names.add(unique.toLowerCase(Locale.ROOT)); i++) {
                 unique = i + "_" + name;
             }
-            out.add(new SnapshotWriter.ElfDump(unique, io.armtrace.image.ElfImage.bytes(file)));
+            out.add(new SnapshotWriter.ElfDump(unique, io.armtrace.image.ElfImage.fileBytes(file)));
         }
         return out;
+    }
+
+    /** {@code --events}: software trace (ITM, STM) from a run of software events. */
+    private int encodeEvents(TraceProtocol p, PrintWriter out) throws IOException {
+        if (execution != null || !images.isEmpty() || cpuLog != null || profile != null || core != null) {
+            throw new InputException("--events gives software events; --execution, --image, --cpu-log, --profile and "
+                    + "--core describe an execution instead.");
+        }
+        if (output == null && snapshotOut == null && !stats) {
+            throw new InputException("Say where the trace goes: -o TRACE or --snapshot-out DIR (or --stats).");
+        }
+        String eventsProblem = io.armtrace.image.FileKind.problem(events);
+        if (eventsProblem != null) {
+            throw new InputException(Messages.shorten(eventsProblem) + ".");
+        }
+        if (force && snapshotOut == null) {
+            throw new InputException("--force replaces an existing --snapshot-out directory; there is none to replace.");
+        }
+        Map<String, String> options = parseOptions(protocolOptions);
+        if (!p.name().equals("itm") && !p.name().equals("stm")) {
+            throw new InputException("--events describes software trace: --protocol itm or stm, not " + p.name() + ".");
+        }
+        List<io.armtrace.trace.TraceElement> list = io.armtrace.execution.SoftwareEventFormat.read(events, p.name(), 0);
+        EncodeOutput enc = p.encodeSoftware(list, options);
+        if (output != null) {
+            try (OutputFile file = OutputFile.open(output, out, List.of(events), "-o")) {
+                file.stream().write(enc.trace());
+                file.commit();
+            }
+        }
+        if (snapshotOut != null) {
+            OutputFile.writeDirectory(snapshotOut, force, "--snapshot-out", "snapshot.ini", List.of(events),
+                    dir -> SnapshotWriter.writeSoftware(dir,
+                    enc.deviceType(), enc.registers(), enc.trace()));
+        }
+        if (stats) {
+            out.printf("%s trace: %d bytes for %d events: %.2f bytes/event%n", p.title(), enc.trace().length, list.size(),
+                    list.isEmpty() ? 0.0 : (double) enc.trace().length / list.size());
+        }
+        spec.commandLine().getErr().printf("%s: %d events encoded as %d bytes of %s trace%n", events, list.size(),
+                enc.trace().length, p.title());
+        try (OutputFile stdout = OutputFile.stdout(out)) {
+            stdout.commit();
+        }
+        return 0;
     }
 
     /** The files encode reads, which -o must not overwrite. */
@@ -292,6 +350,15 @@ final class EncodeCommand implements Callable<Integer> {
                 options.put(body, "");
             }
         }
+        options.forEach((name, value) -> {
+            for (int c = 0; c < value.length(); c++) {
+                if (value.charAt(c) > 0x7F && Character.isDigit(value.charAt(c))) {
+                    // Java's number parsers take other scripts' digits (full-width, Arabic-Indic); numbers here are ASCII
+                    throw new InputException("--" + Messages.shorten(name) + " " + Messages.shorten(value)
+                            + ": numbers are written in ASCII digits (0-9).");
+                }
+            }
+        });
         return options;
     }
 }

@@ -131,6 +131,9 @@ final class FilterOptions {
         try {
             // decimal or 0x hex only: a leading zero is not octal here (insn:0100 is instruction 100)
             String n = text.substring(colon + 1).trim();
+            if (!n.chars().allMatch(c -> c < 0x80)) {
+                throw new NumberFormatException(); // ASCII digits only (parseUnsignedLong takes full-width ones)
+            }
             long v = n.startsWith("0x") || n.startsWith("0X") ? Long.parseUnsignedLong(n.substring(2), 16)
                     : Long.parseUnsignedLong(n);
             if (v < 0) {

@@ -20,9 +20,11 @@ import picocli.CommandLine.Parameters;
 /** {@code armtrace info}: what is in a snapshot. */
 @Command(name = "info", mixinStandardHelpOptions = true,
         description = "Describes a snapshot: trace sources with protocol, trace ID and registers in words; cores and "
-                + "their memory regions; trace buffers with format and size.")
+                + "their memory regions; trace buffers with format and size. Or a perf.data recording (Linux perf, "
+                + "Android simpleperf): features, command line, trace units and registers, AUX data per CPU with "
+                + "lost data, processes, mappings and build IDs, record counts.")
 final class InfoCommand implements Callable<Integer> {
-    @Parameters(index = "0", arity = "0..1", paramLabel = "SNAPSHOT_DIR", description = "The snapshot directory.")
+    @Parameters(index = "0", arity = "0..1", paramLabel = "SNAPSHOT_DIR", description = "The snapshot directory, or a perf.data recording.")
     Path dir;
 
     @Option(names = "--protocol", paramLabel = "NAME", completionCandidates = ProtocolNames.class,
@@ -47,7 +49,22 @@ final class InfoCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
+        if (dir != null && io.armtrace.source.perf.PerfData.looksLikePerfData(dir)) {
+            io.armtrace.source.perf.PerfData recording = io.armtrace.source.perf.PerfData.read(dir);
+            try (OutputFile file = output.open(spec.commandLine().getOut(), java.util.List.of(dir))) {
+                PerfDataInfo.print(recording, file.writer());
+                file.commit();
+            }
+            return 0;
+        }
         Snapshot s = dir == null ? null : Snapshot.load(dir, confine);
+        if (s != null && !s.warnings().isEmpty()) {
+            PrintWriter err = spec.commandLine().getErr();
+            for (String w : s.warnings()) {
+                err.println("armtrace: warning: " + Messages.shorten(w));
+            }
+            err.flush();
+        }
         try (OutputFile file = output.open(spec.commandLine().getOut(), s == null ? java.util.List.of() : s.files())) {
             if (s == null) {
                 explainRegisters(file.writer());
@@ -79,12 +96,15 @@ final class InfoCommand implements Callable<Integer> {
             src.registers().asMap().forEach((k, v) -> {
                 if (k.startsWith("ETMCR") || k.startsWith("ETMIDR") || k.startsWith("ETMCCER")
                         || k.startsWith("ETMTRACEIDR") || k.startsWith("POSITION") || k.startsWith("MASTER")
-                        || k.startsWith("FLOW") || k.startsWith("BASE") || k.equals("ITMTCR")) {
+                        || k.startsWith("FLOW") || k.startsWith("BASE") || k.equals("ITMTCR")
+                        || (p != null && p.registerNames().contains(k) && k.startsWith("TRC"))) {
                     out.printf("    %-12s = 0x%08x%n", k, v);
                 }
             });
             if (p != null) {
-                for (String line : p.describe(src.registers())) {
+                io.armtrace.source.Registers r = new io.armtrace.source.Registers()
+                        .putAll(p.registersForCore(InputOptions.coreType(s, src))).putAll(src.registers());
+                for (String line : p.describe(r)) {
                     out.println("    " + line);
                 }
             }
@@ -122,7 +142,7 @@ final class InfoCommand implements Callable<Integer> {
                 Map<Integer, Long> ids = counted.get(b.file());
                 if (ids == null) {
                     try (InputStream in = Files.newInputStream(b.file())) {
-                        ids = FrameDeformatter.bytesPerSource(in, b.format() == io.armtrace.source.BufferFormat.DSTREAM_CORESIGHT);
+                        ids = FrameDeformatter.bytesPerSource(in, b.format());
                     }
                     counted.put(b.file(), ids);
                 }
@@ -147,11 +167,7 @@ final class InfoCommand implements Callable<Integer> {
             if (eq <= 0) {
                 throw new io.armtrace.source.InputException("--reg " + Messages.shorten(reg) + ": expected NAME=VALUE.");
             }
-            try {
-                r.put(reg.substring(0, eq), io.armtrace.source.IniFile.parseNumber(reg.substring(eq + 1)));
-            } catch (NumberFormatException e) {
-                throw new io.armtrace.source.InputException("--reg " + Messages.shorten(reg) + ": the value is not a number.");
-            }
+            r.put(reg.substring(0, eq), InputOptions.registerValue(reg, reg.substring(eq + 1)));
         }
         InputOptions.checkRegisters(p, r);
         out.println(p.title() + " trace unit:");
@@ -181,8 +197,7 @@ final class InfoCommand implements Callable<Integer> {
             Map<Integer, Long> ids = counted.get(src.bufferFile());
             if (ids == null) {
                 try (InputStream in = Files.newInputStream(src.bufferFile())) {
-                    ids = FrameDeformatter.bytesPerSource(in,
-                            src.bufferFormat() == io.armtrace.source.BufferFormat.DSTREAM_CORESIGHT);
+                    ids = FrameDeformatter.bytesPerSource(in, src.bufferFormat());
                 }
                 counted.put(src.bufferFile(), ids);
             }

@@ -53,12 +53,18 @@ final class InputOptions {
             description = "The --trace file is a CoreSight formatted buffer (ETB/TPIU frames); --source picks the ID.")
     boolean formatted;
 
+    @Option(names = "--oflow",
+            description = "The --trace file is an orbuculum OFLOW capture (COBS frames of tagged streams, as ORBTrace "
+                    + "probes deliver SWO and parallel trace); --source picks the stream (default 1, the ITM).")
+    boolean oflow;
+
     @Option(names = "--image", paramLabel = "FILE[@ADDR]",
             description = "Program image: an ELF file, or a raw binary at an address (file.bin@0x8000); either may be gzip-compressed (prog.elf.gz). Repeatable.")
     List<String> images = new ArrayList<>();
 
     @Option(names = "--reg", paramLabel = "NAME=VALUE",
-            description = "Trace unit register value (ETMCR, ETMIDR, ETMCCER, ETMTRACEIDR; for MTB POSITION, MASTER, FLOW, BASE, PC). Repeatable.")
+            description = "Trace unit register value (ETMCR, ETMIDR, ETMCCER, ETMTRACEIDR; for MTB POSITION, MASTER, FLOW, BASE, PC; "
+                    + "for ETMv4/ETE TRCCONFIGR, TRCTRACEIDR, TRCIDR0-13, TRCDEVARCH; for ITM ITMTCR, DWTCTRL; for STM STMTCSR). Repeatable.")
     List<String> regs = new ArrayList<>();
 
     @Option(names = "--limit", paramLabel = "N", description = "Bound on any single walk through code, in instructions (0 = the protocol's default).")
@@ -70,6 +76,10 @@ final class InputOptions {
 
     @Option(names = "--debug", description = "Show stack traces for errors.")
     boolean debug;
+
+    /** The command this mixin belongs to: where a snapshot's warnings go (standard error). */
+    @picocli.CommandLine.Spec(picocli.CommandLine.Spec.Target.MIXEE)
+    picocli.CommandLine.Model.CommandSpec mixee;
 
     /** The files read by the last {@link #jobs()}: trace, images, snapshot .ini files, buffers and dumps. */
     private final List<Path> inputFiles = new ArrayList<>();
@@ -100,13 +110,20 @@ final class InputOptions {
             if (eq <= 0) {
                 throw new InputException("--reg " + Messages.shorten(s) + ": expected NAME=VALUE.");
             }
-            try {
-                r.put(s.substring(0, eq), IniFile.parseNumber(s.substring(eq + 1)));
-            } catch (NumberFormatException e) {
-                throw new InputException("--reg " + Messages.shorten(s) + ": the value is not a number.");
-            }
+            r.put(s.substring(0, eq), registerValue(s, s.substring(eq + 1)));
         }
         return r;
+    }
+
+    /** The value of a {@code --reg NAME=VALUE}: a C literal in ASCII digits, never negative. */
+    static long registerValue(String option, String value) {
+        try {
+            return IniFile.parseNumber(value);
+        } catch (NumberFormatException e) {
+            throw new InputException("--reg " + Messages.shorten(option) + (IniFile.negative(value)
+                    ? ": a register value is never negative (give its bits, e.g. 0xFFFFFFFF)."
+                    : ": the value is not a number (C notation in ASCII digits: 4096, 0x1000 or 010000)."));
+        }
     }
 
     /** Refuses a {@code --reg} that {@code p} does not read: a typo would otherwise be ignored silently. */
@@ -119,6 +136,12 @@ final class InputOptions {
         }
     }
 
+    /** A perf.data recording where a snapshot or trace was expected: what armtrace does with one today. */
+    static InputException perfData(Path file) {
+        return new InputException(file + ": is a perf.data recording (Linux perf or simpleperf); decoding recordings is not"
+                + " available yet, and `armtrace info " + file + "` shows what it holds.");
+    }
+
     /** Refuses option values that are out of range or say nothing. */
     private void checkOptions() {
         if (limit < 0) {
@@ -126,6 +149,12 @@ final class InputOptions {
         }
         if (formatted && trace == null) {
             throw new InputException("--formatted says how to read a --trace FILE; a snapshot's trace.ini gives its buffers' format.");
+        }
+        if (oflow && trace == null) {
+            throw new InputException("--oflow says how to read a --trace FILE; a snapshot's trace.ini gives its buffers' format.");
+        }
+        if (oflow && formatted) {
+            throw new InputException("--oflow and --formatted are two framings of a --trace file; give the one it has.");
         }
     }
 
@@ -135,6 +164,31 @@ final class InputOptions {
             img = RawImage.parseArgument(arg, img);
         }
         return img;
+    }
+
+    /** The device type of the core {@code s} traces ("Cortex-A57"), or null when the snapshot does not say. */
+    static String coreType(Snapshot snap, SnapshotSource s) {
+        if (s.coreName() == null) {
+            return null;
+        }
+        for (Snapshot.Device d : snap.devices()) {
+            if (d.name().equalsIgnoreCase(s.coreName()) && "core".equalsIgnoreCase(d.deviceClass())) {
+                return d.type();
+            }
+        }
+        return null;
+    }
+
+    /** A snapshot's warnings, one line each on the command's standard error. */
+    private void warn(List<String> warnings) {
+        if (mixee == null || warnings.isEmpty()) {
+            return;
+        }
+        java.io.PrintWriter err = mixee.commandLine().getErr();
+        for (String w : warnings) {
+            err.println("armtrace: warning: " + Messages.shorten(w));
+        }
+        err.flush();
     }
 
     /** A trace ID as people read it: 0x10, or "none" for a source that has none (-1, e.g. MTB). */
@@ -167,10 +221,15 @@ final class InputOptions {
             if (trace != null) {
                 throw new InputException("Give either a snapshot directory or --trace FILE, not both.");
             }
+            if (io.armtrace.source.perf.PerfData.looksLikePerfData(snapshot)) {
+                throw perfData(snapshot);
+            }
             if (Files.isRegularFile(snapshot)) {
-                throw new InputException(io.armtrace.source.InputKind.notASnapshot(snapshot));
+                throw new InputException(snapshot + ": is a file, not a snapshot directory; for a raw trace file use --trace "
+                        + snapshot + " --protocol NAME.");
             }
             Snapshot snap = Snapshot.load(snapshot, confine);
+            warn(snap.warnings());
             inputFiles.addAll(snap.files());
             List<SnapshotSource> chosen = new ArrayList<>();
             String source = sources == null || sources.isEmpty() ? null : sources.get(0);
@@ -210,7 +269,7 @@ final class InputOptions {
                 if (pc >= 0 && !s.registers().has("PC")) {
                     r.put("PC", pc);
                 }
-                r.putAll(s.registers()).putAll(extra);
+                r.putAll(p.registersForCore(coreType(snap, s))).putAll(s.registers()).putAll(extra);
                 ProgramImage img = extraImages(new ProgramImage(new MemoryImage().addAll(s.image().memory()),
                         s.image().symbols(), s.image().lines()));
                 jobs.add(new Job(p, new DecodeInput(s.traceId(), r, img, s.data(), options),
@@ -224,8 +283,13 @@ final class InputOptions {
         if (trace == null) {
             throw new InputException("Nothing to decode: give a snapshot directory, or --trace FILE with --protocol.");
         }
-        if (!Files.isRegularFile(trace)) {
-            throw new InputException(trace + ": no such file.");
+        String problem = io.armtrace.image.FileKind.problem(trace);
+        if (problem != null) {
+            // a trace is read more than once (a progress bar's size, packet bytes beside packets): a pipe cannot be
+            throw new InputException(Messages.shorten(problem) + ".");
+        }
+        if (io.armtrace.source.perf.PerfData.looksLikePerfData(trace)) {
+            throw perfData(trace);
         }
         if (protocol == null) {
             throw new InputException("--trace " + trace + ": say which protocol it is with --protocol ("
@@ -236,7 +300,10 @@ final class InputOptions {
         String source = singleSource();
         int id;
         TraceData data;
-        if (formatted) {
+        if (oflow) {
+            id = source == null ? 1 : parseId(source);
+            data = TraceData.oflow(trace, id);
+        } else if (formatted) {
             if (source == null) {
                 throw new InputException("--formatted " + trace + ": say which trace ID to take with --source ID.");
             }

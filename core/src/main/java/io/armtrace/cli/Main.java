@@ -4,14 +4,16 @@ import io.armtrace.image.ImageException;
 import io.armtrace.protocol.UnsupportedProtocolException;
 import io.armtrace.source.InputException;
 import java.io.PrintWriter;
+import java.nio.file.Path;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /** The {@code armtrace} command. */
 @Command(name = "armtrace", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
         description = "Decodes Arm program-flow trace (ETMv1/v2, ETMv3, PFT/PTM, MTB) into the instructions the "
-                + "processor executed, and synthesizes trace from known executions.",
-        subcommands = {DecodeCommand.class, PacketsCommand.class, InfoCommand.class, DeformatCommand.class,
+                + "processor executed, and software trace (ITM/DWT, STM) into its messages; synthesizes trace from known "
+                + "executions.",
+        subcommands = {DecodeCommand.class, PacketsCommand.class, ItmCommand.class, InfoCommand.class, DeformatCommand.class,
                 EncodeCommand.class, StatsCommand.class, MergeCommand.class,
                 ProfileCommand.class, CallgraphCommand.class, CoverageCommand.class, ReportCommand.class,
                 CompletionCommand.class, ManCommand.class, CommandLine.HelpCommand.class})
@@ -56,20 +58,47 @@ public final class Main implements Runnable {
         System.exit(run(args, standardOutput(), new PrintWriter(System.err, true)));
     }
 
+    /** The exit code of a lost output, after its one sentence (none when the reader went away). */
+    private static int outputLost(OutputFile.OutputFailure f, PrintWriter err, boolean showStack) {
+        if (f.readerGone()) {
+            // as objdump, perf or trc_pkt_lister under "| head": quiet, but not a success (128 + SIGPIPE)
+            return OutputFile.EXIT_READER_GONE;
+        }
+        err.println("armtrace: " + Messages.printable(f.getMessage()));
+        if (showStack) {
+            f.printStackTrace(err);
+        }
+        err.flush();
+        return 1;
+    }
+
+    /** The output failure inside {@code t} (as thrown by a failed write, or wrapped once), or null. */
+    private static OutputFile.OutputFailure outputFailureIn(Throwable t) {
+        for (int depth = 0; t != null && depth < 4; depth++, t = t.getCause()) {
+            if (t instanceof OutputFile.OutputFailure f) {
+                return f;
+            }
+            if (!(t instanceof java.io.UncheckedIOException) && !(t instanceof java.util.concurrent.ExecutionException)) {
+                return null;
+            }
+        }
+        return null;
+    }
+
     /**
      * Standard output in the platform's charset, as {@code new PrintWriter(System.out, true)} writes it, but
-     * encoded straight into a byte buffer; write errors, which {@code System.out} swallows, are still reported
-     * by {@link PrintWriter#checkError()}.
+     * encoded straight into a byte buffer and written to descriptor 1 directly: {@code System.out} swallows write
+     * errors, and a command whose reader has gone must stop at the first failed write (see
+     * {@link OutputFile.StandardOutput}).
      */
     static PrintWriter standardOutput() {
-        java.io.PrintStream stream = System.out;
-        return new PrintWriter(new io.armtrace.view.EncodingWriter(stream, java.nio.charset.Charset.defaultCharset(),
-                1 << 16), true) {
-            @Override
-            public boolean checkError() {
-                return super.checkError() || stream.checkError();
-            }
-        };
+        return standardOutput(new java.io.FileOutputStream(java.io.FileDescriptor.out), Path.of("/proc/self/fd/1"));
+    }
+
+    /** {@link #standardOutput()} over another stream ({@code descriptor}: where to tell a pipe from a file, or null). */
+    static PrintWriter standardOutput(java.io.OutputStream stream, Path descriptor) {
+        return new PrintWriter(new io.armtrace.view.EncodingWriter(new OutputFile.StandardOutput(stream, descriptor),
+                java.nio.charset.Charset.defaultCharset(), 1 << 16), true);
     }
 
     /**
@@ -109,6 +138,29 @@ public final class Main implements Runnable {
         return message.length() <= 3 * Messages.MAX_ECHO ? message : message.substring(0, 3 * Messages.MAX_ECHO) + "...";
     }
 
+    /**
+     * A decimal option value in ASCII digits (an optional sign) between {@code min} and {@code max}; else a picocli
+     * conversion error in picocli's own words ("'x' is not an int").
+     */
+    static long asciiNumber(String value, long min, long max, String what) {
+        for (int i = 0; i < value.length(); i++) {
+            char c = value.charAt(i);
+            if (c > 0x7F && Character.isDigit(c)) {
+                throw new CommandLine.TypeConversionException("'" + Messages.shorten(value)
+                        + "' is not " + what + ": numbers are written in ASCII digits (0-9)");
+            }
+        }
+        try {
+            long v = Long.parseLong(value);
+            if (v >= min && v <= max) {
+                return v;
+            }
+        } catch (NumberFormatException e) {
+            // said below
+        }
+        throw new CommandLine.TypeConversionException("'" + Messages.shorten(value) + "' is not " + what);
+    }
+
     /** Runs the command line; returns the exit code. */
     public static int run(String[] args, PrintWriter out, PrintWriter err) {
         boolean debug = false;
@@ -122,6 +174,14 @@ public final class Main implements Runnable {
         cl.setOut(out);
         cl.setErr(err);
         cl.setCaseInsensitiveEnumValuesAllowed(true);
+        // picocli's own int and long converters are Integer.valueOf and Long.valueOf, which take other scripts'
+        // digits (--jobs ２): numbers on this command line are ASCII
+        CommandLine.ITypeConverter<Integer> ints = v -> (int) asciiNumber(v, Integer.MIN_VALUE, Integer.MAX_VALUE, "an int");
+        CommandLine.ITypeConverter<Long> longs = v -> asciiNumber(v, Long.MIN_VALUE, Long.MAX_VALUE, "a long");
+        cl.registerConverter(Integer.class, ints);
+        cl.registerConverter(int.class, ints);
+        cl.registerConverter(Long.class, longs);
+        cl.registerConverter(long.class, longs);
         cl.setParameterExceptionHandler((ex, arguments) -> {
             // picocli's sentence quotes the offending value whole: cut it, and point to --help instead of
             // printing the whole usage
@@ -132,29 +192,61 @@ public final class Main implements Runnable {
             return EXIT_USAGE;
         });
         cl.setExecutionExceptionHandler((ex, commandLine, parseResult) -> {
+            OutputFile.OutputFailure lost = outputFailureIn(ex);
+            if (lost != null) {
+                // lost output: not the user's mistake, but never success
+                return outputLost(lost, err, showStack);
+            }
             Throwable t = ex;
             if (t instanceof java.io.UncheckedIOException && t.getCause() != null) {
                 t = t.getCause();
             }
-            if (t instanceof OutputFile.OutputFailure) {
-                // lost output: not the user's mistake, but never success
-                err.println("armtrace: " + t.getMessage());
-                if (showStack) {
-                    t.printStackTrace(err);
-                }
-                err.flush();
-                return 1;
+            if (t instanceof io.armtrace.protocol.ChunkedDecode.TemporaryFileFailure tsf) {
+                return outputLost(OutputFile.temporaryFailure(tsf), err, showStack);
             }
             boolean userError = t instanceof InputException || t instanceof ImageException
                     || t instanceof UnsupportedProtocolException || t instanceof IllegalArgumentException
                     || t instanceof java.io.IOException;
-            err.println("armtrace: " + messageOf(t));
+            err.println("armtrace: " + Messages.printable(messageOf(t)));
             if (showStack || !userError) {
                 t.printStackTrace(err);
             }
             err.flush();
             return userError ? EXIT_USAGE : 1;
         });
-        return cl.execute(args);
+        // picocli prints --help, --version and usage itself, and shows a stack trace for anything they throw: a
+        // failed write there ends the command as any other
+        CommandLine.IExecutionStrategy strategy = cl.getExecutionStrategy();
+        cl.setExecutionStrategy(parseResult -> {
+            try {
+                return strategy.execute(parseResult);
+            } catch (RuntimeException e) {
+                OutputFile.OutputFailure lost = outputFailureIn(e);
+                if (lost == null) {
+                    throw e;
+                }
+                return outputLost(lost, err, showStack);
+            }
+        });
+        int code;
+        try {
+            code = cl.execute(args);
+            if (code != 0) {
+                return code; // said already; a failed write to standard output as well changes nothing
+            }
+            // what picocli printed and left in the buffer
+            out.flush();
+        } catch (RuntimeException e) {
+            OutputFile.OutputFailure lost = outputFailureIn(e);
+            if (lost == null) {
+                throw e;
+            }
+            return outputLost(lost, err, showStack);
+        }
+        if (code == 0 && out.checkError()) {
+            return outputLost(new OutputFile.OutputFailure("standard output: writing failed (disk full, or the reader "
+                    + "went away); the output is incomplete."), err, showStack);
+        }
+        return code;
     }
 }

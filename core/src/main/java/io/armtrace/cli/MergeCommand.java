@@ -51,6 +51,11 @@ final class MergeCommand implements Callable<Integer> {
         LcovTracefile lcov = new LcovTracefile();
         FoldedStacks folded = new FoldedStacks();
         for (Path f : files) {
+            String problem = io.armtrace.image.FileKind.problem(f);
+            if (problem != null) {
+                // a device such as /dev/zero would be read as one endless line
+                throw new InputException(Messages.shorten(problem) + ".");
+            }
             try (Reader r = Files.newBufferedReader(f, StandardCharsets.UTF_8)) {
                 if (kind.lcov) {
                     lcov.add(r, f.toString());

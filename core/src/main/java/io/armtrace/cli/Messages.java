@@ -8,18 +8,20 @@ final class Messages {
     private Messages() {
     }
 
-    /** {@code s}, cut to {@link #MAX_ECHO} characters with an ellipsis, control characters shown as '?'. */
+    /** {@code s}, cut to {@link #MAX_ECHO} characters with an ellipsis, characters that are not printable shown as '?'. */
     static String shorten(String s) {
         if (s == null) {
             return "";
         }
-        String cut = s.length() > MAX_ECHO ? s.substring(0, MAX_ECHO) + "..." : s;
-        StringBuilder b = new StringBuilder(cut.length());
-        for (int i = 0; i < cut.length(); i++) {
-            char c = cut.charAt(i);
-            b.append(Character.isISOControl(c) ? '?' : c);
-        }
-        return b.toString();
+        return printable(s.length() > MAX_ECHO ? s.substring(0, MAX_ECHO) + "..." : s);
+    }
+
+    /**
+     * A whole message as printed: every character that is not printable (a control character, a line or paragraph
+     * separator, a bidirectional override) becomes '?', so that a message is one line and shows what it says.
+     */
+    static String printable(String message) {
+        return io.armtrace.source.IniFile.printable(message);
     }
 
     /** The operating system's reason for an I/O failure, in a few words. */

@@ -72,18 +72,27 @@ final class StatsCommand implements Callable<Integer> {
             }
             long[] insns = {0};
             long[] other = {0};
-            job.protocol().decode(job.input(), new ElementSink() {
-                @Override
-                public void accept(TraceElement e) {
-                    if (e instanceof InstructionRange r) {
-                        insns[0] += r.count();
-                    } else {
-                        other[0]++;
+            String undecoded = null;
+            try {
+                job.protocol().decode(job.input(), new ElementSink() {
+                    @Override
+                    public void accept(TraceElement e) {
+                        if (e instanceof InstructionRange r) {
+                            insns[0] += r.count();
+                        } else {
+                            other[0]++;
+                        }
                     }
-                }
-            });
+                });
+            } catch (io.armtrace.protocol.UnsupportedProtocolException e) {
+                undecoded = e.getMessage(); // packets only: the counts by kind below still hold
+            }
             out.println(job.label() + " (" + job.protocol().title() + ")");
-            out.printf("  %d bytes, %d instructions, %d other elements%n", bytes, insns[0], other[0]);
+            if (undecoded != null) {
+                out.printf("  %d bytes; %s%n", bytes, undecoded);
+            } else {
+                out.printf("  %d bytes, %d instructions, %d other elements%n", bytes, insns[0], other[0]);
+            }
             if (insns[0] > 0) {
                 double bpi = (double) bytes / insns[0];
                 out.printf("  %.3f bytes per instruction (%.2f bits); %.0f instructions per KiB of trace%n", bpi, bpi * 8,

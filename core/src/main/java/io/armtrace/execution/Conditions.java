@@ -62,6 +62,20 @@ final class Conditions {
         return AL;
     }
 
+    /**
+     * The condition of an A64 instruction: that of B.cond and BC.cond ({@code 0101010 0 imm19 o0 cond},
+     * Arm DDI 0487 C6.2 "B.cond", "BC.cond"), AL for everything else. No other A64 instruction is
+     * skipped by a condition: CSEL, CSINC, CCMP and the like always execute and write their result,
+     * and CBZ, CBNZ, TBZ, TBNZ test a register, not the flags. {@code 0b111x} (AL, NV) is always.
+     */
+    static int a64Condition(long w) {
+        if ((w & 0xFF00_0000L) == 0x5400_0000L) {
+            int cond = (int) (w & 0xF);
+            return cond < 14 ? cond : AL;
+        }
+        return AL;
+    }
+
     /** The condition of an A32 instruction; 15 means the unconditional space. */
     static int a32Condition(long word) {
         return (int) ((word >>> 28) & 0xF);

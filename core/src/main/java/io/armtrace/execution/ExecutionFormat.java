@@ -31,20 +31,50 @@ import java.util.zip.GZIPOutputStream;
  * R 60010234                  exception return: address execution resumes at
  * </pre>
  *
+ * Version 2 adds what Armv8 cores need: the header's exception level and security state
+ * ({@code el=1 security=non-secure}), the exception level on {@code X} and {@code R} lines and the
+ * exception class of synchronous AArch64 exceptions ({@code X 8 40200040 ffffff8040005400 el=1 ec=0x15},
+ * {@code R 40200040 el=0}). Addresses have up to 16 hex digits in both versions (8 are written
+ * below 2^32, 16 above). A record is written as version 1 unless its header states an exception
+ * level or security state, so that version 1 records are rewritten byte for byte.
+ *
  * Lines starting with {@code #} and blank lines are comments. Files may be gzip-compressed; the
  * readers recognise the gzip magic bytes.
  */
 public final class ExecutionFormat {
     /** First word of the header line. */
     public static final String MAGIC = "armtrace-execution";
-    /** The format version this class writes and reads. */
+    /** The format version of records without exception levels and security state. */
     public static final int VERSION = 1;
+    /** The format version of records whose header states an exception level or security state. */
+    public static final int VERSION_2 = 2;
 
     private ExecutionFormat() {
     }
 
-    /** The header line: the profile of the core that executed, and a free-form core name. */
-    public record Header(Profile profile, String core) {
+    /** The security state of a core: Secure or Non-secure (TrustZone; Arm DDI 0487 for A profile, DDI 0553 for Armv8-M). */
+    public enum Security {
+        SECURE("secure"), NON_SECURE("non-secure");
+
+        private final String word;
+
+        Security(String word) {
+            this.word = word;
+        }
+
+        /** The word the header line uses. */
+        public String word() {
+            return word;
+        }
+    }
+
+    /**
+     * The header line: the profile of the core that executed, a free-form core name, and where the
+     * record states them (version 2), the exception level of the first instruction ({@code el}, 0-3,
+     * or {@link ExecutionEvent.ExceptionTaken#UNKNOWN}) and the security state the core runs in (or
+     * null).
+     */
+    public record Header(Profile profile, String core, int el, Security security) {
         public Header {
             if (profile == null) {
                 throw new IllegalArgumentException("an execution record needs a profile");
@@ -57,6 +87,19 @@ public final class ExecutionFormat {
                     throw new IllegalArgumentException("core name must not contain white space: '" + core + "'");
                 }
             }
+            if (el < ExecutionEvent.ExceptionTaken.UNKNOWN || el > 3) {
+                throw new IllegalArgumentException("exception level " + el + " is not 0 to 3");
+            }
+        }
+
+        /** A header without exception level and security state (a version 1 record). */
+        public Header(Profile profile, String core) {
+            this(profile, core, ExecutionEvent.ExceptionTaken.UNKNOWN, null);
+        }
+
+        /** The format version a record with this header is written in. */
+        public int version() {
+            return el >= 0 || security != null ? VERSION_2 : VERSION;
         }
     }
 
@@ -149,11 +192,14 @@ public final class ExecutionFormat {
                 throw new FormatException(lineNo, "the first line must start with '" + MAGIC + "'");
             }
             long version = t.decimal();
-            if (version != VERSION) {
-                throw new FormatException(lineNo, "format version " + version + " is not supported (only " + VERSION + ")");
+            if (version != VERSION && version != VERSION_2) {
+                throw new FormatException(lineNo, "format version " + version + " is not supported (only "
+                        + VERSION + " and " + VERSION_2 + ")");
             }
             Profile profile = null;
             String core = null;
+            int el = ExecutionEvent.ExceptionTaken.UNKNOWN;
+            Security security = null;
             while (t.more()) {
                 String kv = t.word();
                 int eq = kv.indexOf('=');
@@ -170,6 +216,16 @@ public final class ExecutionFormat {
                         }
                     }
                     case "core" -> core = value;
+                    case "el" -> el = exceptionLevel(value, lineNo);
+                    case "security" -> {
+                        if (value.equals(Security.SECURE.word())) {
+                            security = Security.SECURE;
+                        } else if (value.equals(Security.NON_SECURE.word())) {
+                            security = Security.NON_SECURE;
+                        } else {
+                            throw new FormatException(lineNo, "security must be secure or non-secure, not '" + value + "'");
+                        }
+                    }
                     default -> {
                         // unknown keys are allowed: later versions may add information
                     }
@@ -179,7 +235,7 @@ public final class ExecutionFormat {
                 throw new FormatException(lineNo, "the header line has no profile=AR|M");
             }
             try {
-                return new Header(profile, core);
+                return new Header(profile, core, el, security);
             } catch (IllegalArgumentException e) {
                 throw new FormatException(lineNo, e.getMessage());
             }
@@ -228,9 +284,32 @@ public final class ExecutionFormat {
                     if (number > 511) {
                         throw new FormatException(lineNo, "exception number " + number + " out of range");
                     }
-                    e = new ExecutionEvent.ExceptionTaken((int) number, ret, handler);
+                    int el = ExecutionEvent.ExceptionTaken.UNKNOWN;
+                    int ec = ExecutionEvent.ExceptionTaken.UNKNOWN;
+                    while (t.more()) {
+                        String kv = t.word();
+                        if (kv.startsWith("el=") && el < 0) {
+                            el = exceptionLevel(kv.substring(3), lineNo);
+                        } else if (kv.startsWith("ec=") && ec < 0) {
+                            ec = exceptionClass(kv.substring(3), lineNo);
+                        } else {
+                            throw new FormatException(lineNo, "unexpected '" + kv + "' (el=N, ec=0xNN) in '" + s + "'");
+                        }
+                    }
+                    e = new ExecutionEvent.ExceptionTaken((int) number, ret, handler, el, ec);
                 }
-                case "R" -> e = new ExecutionEvent.ExceptionReturned(t.hex());
+                case "R" -> {
+                    long resume = t.hex();
+                    int el = ExecutionEvent.ExceptionTaken.UNKNOWN;
+                    if (t.more()) {
+                        String kv = t.word();
+                        if (!kv.startsWith("el=")) {
+                            throw new FormatException(lineNo, "unexpected '" + kv + "' (el=N) in '" + s + "'");
+                        }
+                        el = exceptionLevel(kv.substring(3), lineNo);
+                    }
+                    e = new ExecutionEvent.ExceptionReturned(resume, el);
+                }
                 default -> throw new FormatException(lineNo, "unknown event kind '" + kind + "' (I, X, R)");
             }
             if (t.more()) {
@@ -253,6 +332,33 @@ public final class ExecutionFormat {
         public void close() throws IOException {
             in.close();
         }
+    }
+
+    private static int exceptionLevel(String v, long lineNo) {
+        if (v.length() != 1 || v.charAt(0) < '0' || v.charAt(0) > '3') {
+            throw new FormatException(lineNo, "exception level must be 0 to 3, not '" + v + "'");
+        }
+        return v.charAt(0) - '0';
+    }
+
+    /** ESR_ELx.EC (bits 31:26 of the syndrome register, Arm DDI 0487 "ESR_EL1"): six bits, in hex. */
+    private static int exceptionClass(String v, long lineNo) {
+        int at = v.startsWith("0x") || v.startsWith("0X") ? 2 : 0;
+        int ec = 0;
+        if (at == v.length() || v.length() - at > 2) {
+            throw new FormatException(lineNo, "exception class must be 0x00 to 0x3f, not '" + v + "'");
+        }
+        for (int i = at; i < v.length(); i++) {
+            int d = Character.digit(v.charAt(i), 16);
+            if (d < 0) {
+                throw new FormatException(lineNo, "exception class must be 0x00 to 0x3f, not '" + v + "'");
+            }
+            ec = ec * 16 + d;
+        }
+        if (ec > 0x3f) {
+            throw new FormatException(lineNo, "exception class must be 0x00 to 0x3f, not '" + v + "'");
+        }
+        return ec;
     }
 
     static int skipSpace(String s, int i) {
@@ -303,8 +409,8 @@ public final class ExecutionFormat {
                 if (d < 0) {
                     break;
                 }
-                if (pos - start >= 8) {
-                    throw new FormatException(line, "address wider than 32 bits in '" + s + "'");
+                if (pos - start >= 16) {
+                    throw new FormatException(line, "address wider than 64 bits in '" + s + "'");
                 }
                 v = (v << 4) | d;
                 pos++;
@@ -368,7 +474,9 @@ public final class ExecutionFormat {
                     out.write('\n');
                 }
             }
-            out.write(MAGIC + " " + VERSION + " profile=" + header.profile().name() + " core=" + header.core() + "\n");
+            out.write(MAGIC + " " + header.version() + " profile=" + header.profile().name() + " core=" + header.core()
+                    + (header.el() >= 0 ? " el=" + header.el() : "")
+                    + (header.security() != null ? " security=" + header.security().word() : "") + "\n");
         }
 
         public void write(ExecutionEvent e) {
@@ -377,7 +485,7 @@ public final class ExecutionFormat {
                 if (e instanceof ExecutionEvent.Step s) {
                     buf[0] = 'I';
                     buf[1] = ' ';
-                    n = hex8(s.address(), 2);
+                    n = address(s.address(), 2);
                     buf[n++] = ' ';
                     String isa = switch (s.isa()) {
                         case A32 -> "A32";
@@ -399,13 +507,25 @@ public final class ExecutionFormat {
                     num.getChars(0, num.length(), buf, 2);
                     n = 2 + num.length();
                     buf[n++] = ' ';
-                    n = hex8(x.preferredReturn(), n);
+                    n = address(x.preferredReturn(), n);
                     buf[n++] = ' ';
-                    n = hex8(x.handler(), n);
+                    n = address(x.handler(), n);
+                    n = exceptionLevel(x.el(), n);
+                    if (x.exceptionClass() >= 0) {
+                        buf[n++] = ' ';
+                        buf[n++] = 'e';
+                        buf[n++] = 'c';
+                        buf[n++] = '=';
+                        buf[n++] = '0';
+                        buf[n++] = 'x';
+                        buf[n++] = Character.forDigit((x.exceptionClass() >>> 4) & 0xF, 16);
+                        buf[n++] = Character.forDigit(x.exceptionClass() & 0xF, 16);
+                    }
                 } else if (e instanceof ExecutionEvent.ExceptionReturned r) {
                     buf[0] = 'R';
                     buf[1] = ' ';
-                    n = hex8(r.resume(), 2);
+                    n = address(r.resume(), 2);
+                    n = exceptionLevel(r.el(), n);
                 } else {
                     throw new IllegalArgumentException("unknown event " + e);
                 }
@@ -416,11 +536,25 @@ public final class ExecutionFormat {
             }
         }
 
-        private int hex8(long v, int at) {
-            for (int i = 7; i >= 0; i--) {
-                buf[at + 7 - i] = Character.forDigit((int) ((v >>> (4 * i)) & 0xF), 16);
+        /** 8 hex digits for an address below 2^32 (as version 1 always wrote), 16 above. */
+        private int address(long v, int at) {
+            int digits = (v >>> 32) == 0 ? 8 : 16;
+            for (int i = digits - 1; i >= 0; i--) {
+                buf[at + digits - 1 - i] = Character.forDigit((int) ((v >>> (4 * i)) & 0xF), 16);
             }
-            return at + 8;
+            return at + digits;
+        }
+
+        private int exceptionLevel(int el, int at) {
+            if (el < 0) {
+                return at;
+            }
+            buf[at] = ' ';
+            buf[at + 1] = 'e';
+            buf[at + 2] = 'l';
+            buf[at + 3] = '=';
+            buf[at + 4] = (char) ('0' + el);
+            return at + 5;
         }
 
         public void flush() throws IOException {

@@ -30,6 +30,17 @@ import java.util.function.Consumer;
  * undefined instruction, breakpoint, data abort: that instruction). That of an asynchronous one
  * (IRQ, FIQ, SysTick, prefetch abort) is where its handler's exception return resumed, or, if it
  * never returns, the instruction after the last one executed.
+ *
+ * <p>AArch64 ({@code qemu-aarch64}, {@code qemu-system-aarch64}): steps are A64 where the register log
+ * shows {@code PSTATE} (or the mapping symbol is {@code $x}). Only {@code B.cond} (and
+ * {@code BC.cond}) carries a condition code; it is {@code N} when PSTATE's NZCV fail it. Everything
+ * else executes, conditional selects and compares included. QEMU names every fact of an exception
+ * taken to AArch64: {@code ...with ESR 0x15/0x56000001} (the exception class), {@code ...with ELR
+ * 0x...} (the preferred return address, Arm DDI 0487 "Preferred exception return address"),
+ * {@code ...to EL1 PC 0x... PSTATE 0x...} (target level and vector), and of each return:
+ * {@code Exception return from AArch64 EL1 to AArch64 EL0 PC 0x...}; these are taken as they are.
+ * The record's exception levels (header, {@code X}, {@code R}) are checked against PSTATE.EL of
+ * every instruction, and the header's security state against the register log where QEMU names it.
  */
 public final class QemuPluginLog {
     /** How many register-log records may lie between two matching ones (stale records of interrupted blocks). */
@@ -58,6 +69,17 @@ public final class QemuPluginLog {
         public long returnDisagreements;
         /** Second halves of Thumb BL/BLX pairs that QEMU logged as instructions of their own. */
         public long mergedHalves;
+        /** Steps whose exception level (PSTATE.EL) is not the one the record gives them. */
+        public long elMismatches;
+        /** Steps whose security state in the register log is not the header's. */
+        public long securityMismatches;
+        /** AArch64 exception returns that resumed elsewhere than QEMU's return line said. */
+        public long resumeMismatches;
+
+        /** True when a register log was read and every fact it states agrees with the record. */
+        public boolean consistent(boolean withCpuLog) {
+            return !withCpuLog || (cpuUnmatched == 0 && elMismatches == 0 && securityMismatches == 0 && resumeMismatches == 0);
+        }
 
         @Override
         public String toString() {
@@ -65,7 +87,9 @@ public final class QemuPluginLog {
                     + " returns=" + returns + " isaFromCpu=" + isaFromCpu + " isaFromSymbols=" + isaFromSymbols
                     + " isaGuessed=" + isaGuessed + " cpuUnmatched=" + cpuUnmatched
                     + " returnFallbacks=" + returnFallbacks + " returnDisagreements=" + returnDisagreements
-                    + " mergedHalves=" + mergedHalves;
+                    + " mergedHalves=" + mergedHalves
+                    + (elMismatches + securityMismatches + resumeMismatches > 0 ? " elMismatches=" + elMismatches
+                            + " securityMismatches=" + securityMismatches + " resumeMismatches=" + resumeMismatches : "");
         }
     }
 
@@ -88,10 +112,21 @@ public final class QemuPluginLog {
     /** Streams the events of a log to {@code sink}; {@code image} and {@code cpuLog} may be null. */
     public static Stats importLog(InputStream pluginLog, Profile profile, ProgramImage image, InputStream cpuLog,
             Consumer<ExecutionEvent> sink) throws IOException {
+        return importLog(pluginLog, new ExecutionFormat.Header(profile, null), image, cpuLog, sink);
+    }
+
+    /**
+     * Streams the events of a log to {@code sink}; {@code image} and {@code cpuLog} may be null. The
+     * header's exception level and security state, where it states them, are the core's at the first
+     * instruction; the import counts where the register log disagrees ({@link Stats#elMismatches},
+     * {@link Stats#securityMismatches}).
+     */
+    public static Stats importLog(InputStream pluginLog, ExecutionFormat.Header header, ProgramImage image,
+            InputStream cpuLog, Consumer<ExecutionEvent> sink) throws IOException {
         BufferedReader in = new BufferedReader(new InputStreamReader(
                 ExecutionFormat.decompressIfGzip(pluginLog), StandardCharsets.ISO_8859_1), 1 << 16);
         CpuStateLog cpu = cpuLog == null ? null : new CpuStateLog(ExecutionFormat.decompressIfGzip(cpuLog));
-        Importer im = new Importer(profile, image, cpu, sink);
+        Importer im = new Importer(header, image, cpu, sink);
         String line;
         long n = 0;
         while ((line = in.readLine()) != null) {
@@ -112,6 +147,13 @@ public final class QemuPluginLog {
         boolean synchronous;
         /** Returned straight into this next exception: returns where that one returns. */
         PendingEntry returnsLikeNext;
+        /**
+         * Taken to AArch64: QEMU logged its preferred return (ELR, in fallbackReturn), target level
+         * and vector, so nothing waits for its return.
+         */
+        boolean a64;
+        int el = ExecutionEvent.ExceptionTaken.UNKNOWN;
+        int exceptionClass = ExecutionEvent.ExceptionTaken.UNKNOWN;
 
         long preferredReturn() {
             PendingEntry p = this;
@@ -130,6 +172,10 @@ public final class QemuPluginLog {
         }
 
         ExecutionEvent.ExceptionTaken toEvent() {
+            if (a64) {
+                return new ExecutionEvent.ExceptionTaken(number, fallbackReturn, handler, el,
+                        (number & 3) == 0 ? exceptionClass : ExecutionEvent.ExceptionTaken.UNKNOWN);
+            }
             // a synchronous exception's preferred return follows from its instruction, whatever
             // its handler does (an undefined-instruction handler returns after the instruction)
             return new ExecutionEvent.ExceptionTaken(number, synchronous ? fallbackReturn : preferredReturn(), handler);
@@ -155,6 +201,14 @@ public final class QemuPluginLog {
         private PendingEntry entering;
         /** An exception return happened; the next step is where it resumed. */
         private boolean returning;
+        /** The return was QEMU's AArch64 one, whose line names where it resumes and at which level. */
+        private boolean a64Return;
+        private long returnTo;
+        private int returnEl;
+        /** The exception level the record gives the next step (header, then X and R), or -1. */
+        private int el;
+        /** The header's security state: 1 Secure, 0 Non-secure, -1 not stated. */
+        private final int secure;
 
         /** The previous step, held back without a register log to infer a conditional branch's outcome. */
         private long prevAddr = -1;
@@ -166,8 +220,10 @@ public final class QemuPluginLog {
         /** The previous step is a 32-bit T32 instruction of which the log showed only the first half. */
         private boolean prevSplit;
 
-        Importer(Profile profile, ProgramImage image, CpuStateLog cpu, Consumer<ExecutionEvent> sink) {
-            this.profile = profile;
+        Importer(ExecutionFormat.Header header, ProgramImage image, CpuStateLog cpu, Consumer<ExecutionEvent> sink) {
+            this.profile = header.profile();
+            this.el = header.el();
+            this.secure = header.security() == null ? -1 : header.security() == ExecutionFormat.Security.SECURE ? 1 : 0;
             this.image = image;
             this.cpu = cpu;
             this.sink = sink;
@@ -188,6 +244,33 @@ public final class QemuPluginLog {
                 if (entering != null) {
                     entering.number = (int) parseDec(s, i + 1);
                 }
+            } else if (s.startsWith("...with ESR 0x")) {
+                // AArch64: "...with ESR 0x15/0x56000001", the exception class, then the whole syndrome
+                if (entering != null && entering.a64) {
+                    entering.exceptionClass = (int) parseHex(s, "...with ESR ".length()) & 0x3f;
+                }
+            } else if (s.startsWith("...with ELR 0x")) {
+                if (entering != null && entering.a64) {
+                    entering.fallbackReturn = parseHex(s, "...with ELR ".length());
+                }
+            } else if (s.startsWith("...to EL") && s.indexOf(" PC ") > 0) {
+                // AArch64: "...to EL1 PC 0xffffff8040005280 PSTATE 0x3c5"; VBAR_ELx bits 10:0 are RES0,
+                // so the vector offset is the handler address's low 11 bits
+                if (entering != null && entering.a64) {
+                    entering.el = exceptionLevel(parseDec(s, "...to EL".length()));
+                    entering.handler = parseHex(s, s.indexOf(" PC ") + 4);
+                    entering.number = (int) ((entering.handler & 0x7ff) >>> 7);
+                }
+            } else if (s.startsWith("Exception return from AArch64 EL")) {
+                // "Exception return from AArch64 EL1 to AArch64 EL0 PC 0x40200050" (or "to AArch32 EL0")
+                int to = s.indexOf(" to AArch");
+                int pc = s.indexOf(" PC ");
+                if (to > 0 && pc > to) {
+                    returning = true;
+                    a64Return = true;
+                    returnEl = exceptionLevel(parseDec(s, s.indexOf("EL", to) + 2));
+                    returnTo = parseHex(s, pc + 4);
+                }
             } else if (s.startsWith("...loaded new PC ")) {
                 if (entering != null) {
                     entering.handler = parseHex(s, "...loaded new PC ".length()) & ~1L;
@@ -205,6 +288,20 @@ public final class QemuPluginLog {
             int qemuNumber = (int) parseDec(s, at);
             int arch;
             boolean sync;
+            if (profile != Profile.M && prevIsa == Isa.A64) {
+                // AArch64 (an exception from AArch64 state is taken to AArch64): the lines after this
+                // one give number, handler, level, class and preferred return
+                if (qemuNumber == 16) {
+                    return; // semihosting call
+                }
+                PendingEntry e = new PendingEntry();
+                e.a64 = true;
+                e.number = -1;
+                e.synchronous = true;
+                e.fallbackReturn = prevAddr + prevSize;
+                entering = e;
+                return;
+            }
             if (profile == Profile.M) {
                 // QEMU's EXCP_* numbers; the "...taking pending" line that follows gives the real one
                 switch (qemuNumber) {
@@ -299,7 +396,9 @@ public final class QemuPluginLog {
             int size = isa == Isa.T32 ? (Conditions.isT32Wide(hw1) ? 4 : 2) : 4;
 
             int cond;
-            if (isa == Isa.A32) {
+            if (isa == Isa.A64) {
+                cond = Conditions.a64Condition(word);
+            } else if (isa == Isa.A32) {
                 cond = Conditions.a32Condition(word);
             } else if (st != null && (Conditions.itState(st.psr()) & 0xF) != 0) {
                 cond = Conditions.itState(st.psr()) >> 4;
@@ -311,7 +410,7 @@ public final class QemuPluginLog {
             boolean condBranch = false;
             if (conditional && st == null) {
                 // no register log: judge a conditional branch by its successor (below)
-                condBranch = isa == Isa.A32 ? Conditions.a32MayBranch(word) : true;
+                condBranch = isa == Isa.A32 ? Conditions.a32MayBranch(word) : true; // T32 B<c>, A64 B.cond
             }
 
             // the previous instruction, if held back, learns its fate from this address
@@ -322,7 +421,16 @@ public final class QemuPluginLog {
                 emitStep(prevAddr, prevIsa, prevSize, prevExecuted);
                 prevHeld = false;
             }
-            if (returning) {
+            if (returning && a64Return) {
+                returning = false;
+                a64Return = false;
+                stats.returns++;
+                el = returnEl;
+                if (entering == null && returnTo != addr) {
+                    stats.resumeMismatches++;
+                }
+                emit(new ExecutionEvent.ExceptionReturned(returnTo, returnEl));
+            } else if (returning) {
                 returning = false;
                 stats.returns++;
                 emit(new ExecutionEvent.ExceptionReturned(addr));
@@ -333,12 +441,30 @@ public final class QemuPluginLog {
             if (entering != null) {
                 PendingEntry e = entering;
                 entering = null;
-                if (e.handler < 0) {
+                if (e.a64) {
+                    if (e.number < 0) { // no "...to EL" line: the vector from the first handler address
+                        e.handler = addr;
+                        e.number = (int) ((addr & 0x7ff) >>> 7);
+                    }
+                } else if (e.handler < 0) {
                     e.handler = addr;
                 }
                 stats.exceptions++;
-                active.add(e);
-                emit(e);
+                if (e.a64) {
+                    el = e.el;
+                    emit(e.toEvent());
+                } else {
+                    active.add(e);
+                    emit(e);
+                }
+            }
+            if (st != null) {
+                if (st.a64() && el >= 0 && st.el() != el) {
+                    stats.elMismatches++;
+                }
+                if (st.secure() >= 0 && secure >= 0 && st.secure() != secure) {
+                    stats.securityMismatches++;
+                }
             }
 
             prevSplit = isa == Isa.T32 && size == 4 && loggedSize == 2;
@@ -353,7 +479,7 @@ public final class QemuPluginLog {
                 emitStep(addr, isa, size, executed);
             }
 
-            if (executed && profile != Profile.M
+            if (executed && profile != Profile.M && isa != Isa.A64
                     && (isa == Isa.A32 ? Conditions.isA32ExceptionReturn(word) : Conditions.isT32ExceptionReturn(hw1, hw2))) {
                 returning = true;
             }
@@ -365,6 +491,9 @@ public final class QemuPluginLog {
             }
             if (st != null) {
                 stats.isaFromCpu++;
+                if (st.a64()) {
+                    return Isa.A64;
+                }
                 return (st.psr() & 0x20) != 0 ? Isa.T32 : Isa.A32; // CPSR.T
             }
             if (image != null) {
@@ -440,6 +569,11 @@ public final class QemuPluginLog {
             active.clear();
             flush();
         }
+    }
+
+    /** An exception level as QEMU printed it, or unknown when it is not one (a damaged log). */
+    private static int exceptionLevel(long v) {
+        return v >= 0 && v <= 3 ? (int) v : ExecutionEvent.ExceptionTaken.UNKNOWN;
     }
 
     /** Two bytes in memory order, as hex text at {@code at}, as a little-endian halfword. */

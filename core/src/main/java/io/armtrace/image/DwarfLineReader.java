@@ -11,8 +11,9 @@ import java.util.List;
  * <p>References: DWARF 4 section 6.2 (state machine, header, standard and extended opcodes), DWARF 5
  * section 6.2.4 (the version 5 header: address and segment selector sizes, and directory and file
  * tables described by entry formats, with strings in {@code .debug_line_str} or {@code .debug_str}).
- * Both 32-bit and 64-bit DWARF (unit length 0xffffffff) are read; addresses are those of a 32-bit
- * target.
+ * Both 32-bit and 64-bit DWARF (unit length 0xffffffff) are read, for 32-bit and 64-bit targets:
+ * addresses wrap at the target's address size (the header's address_size in DWARF 5, the ELF class's
+ * before).
  *
  * <p>The section comes from a file: damaged contents end the unit being read (or the whole section)
  * with an {@link ImageException}, never loop or allocate without bound.
@@ -59,15 +60,24 @@ final class DwarfLineReader {
     private long unitOffset;
     final List<Row> rows = new ArrayList<>();
 
-    private DwarfLineReader(byte[] debugLine, byte[] debugLineStr, byte[] debugStr) {
+    /** The ELF file's address size in bytes (4 or 8): DWARF 2-4 line headers do not say it. */
+    private final int targetAddressSize;
+
+    private DwarfLineReader(byte[] debugLine, byte[] debugLineStr, byte[] debugStr, int addressSize) {
         this.data = debugLine;
+        this.targetAddressSize = addressSize;
         this.lineStr = debugLineStr == null ? new byte[0] : debugLineStr;
         this.str = debugStr == null ? new byte[0] : debugStr;
     }
 
     /** Reads every unit of the section; the sections other than {@code debugLine} may be null. */
     static DwarfLineReader read(byte[] debugLine, byte[] debugLineStr, byte[] debugStr, String name) {
-        DwarfLineReader r = new DwarfLineReader(debugLine, debugLineStr, debugStr);
+        return read(debugLine, debugLineStr, debugStr, 4, name);
+    }
+
+    /** Reads every unit of the section of a target whose addresses have {@code addressSize} bytes (4 or 8). */
+    static DwarfLineReader read(byte[] debugLine, byte[] debugLineStr, byte[] debugStr, int addressSize, String name) {
+        DwarfLineReader r = new DwarfLineReader(debugLine, debugLineStr, debugStr, addressSize);
         try {
             while (r.pos + 4 <= r.data.length) {
                 r.unit();
@@ -103,7 +113,7 @@ final class DwarfLineReader {
             pos = unitEnd;
             return;
         }
-        int addressSize = 4;
+        int addressSize = targetAddressSize;
         if (version >= 5) {
             addressSize = u8();
             u8(); // segment_selector_size
@@ -294,6 +304,8 @@ final class DwarfLineReader {
     private void program(int end, int version, int addressSize, int minInstLength, int maxOps,
                          boolean defaultIsStmt, int lineBase, int lineRange, int opcodeBase,
                          int[] opcodeLengths, int[] fileIndex) {
+        // addresses wrap at the target's size (DWARF 5 6.2.5.1: "address ... of the target machine")
+        long mask = addressSize >= 8 ? -1L : 0xFFFF_FFFFL;
         long address = 0;
         long opIndex = 0;
         int file = 1;
@@ -309,7 +321,7 @@ final class DwarfLineReader {
                 address += (long) minInstLength * ((opIndex + adv) / maxOps);
                 opIndex = (opIndex + adv) % maxOps;
                 line += lineBase + adjusted % lineRange;
-                rows.add(new Row(address & 0xFFFF_FFFFL, global(fileIndex, file), line, column, isStmt, false));
+                rows.add(new Row(address & mask, global(fileIndex, file), line, column, isStmt, false));
                 continue;
             }
             switch (op) {
@@ -323,7 +335,7 @@ final class DwarfLineReader {
                     int sub = u8();
                     switch (sub) {
                         case 1: // DW_LNE_end_sequence
-                            rows.add(new Row(address & 0xFFFF_FFFFL, global(fileIndex, file), line, column, isStmt, true));
+                            rows.add(new Row(address & mask, global(fileIndex, file), line, column, isStmt, true));
                             address = 0;
                             opIndex = 0;
                             file = 1;
@@ -355,7 +367,7 @@ final class DwarfLineReader {
                     break;
                 }
                 case 1: // DW_LNS_copy
-                    rows.add(new Row(address & 0xFFFF_FFFFL, global(fileIndex, file), line, column, isStmt, false));
+                    rows.add(new Row(address & mask, global(fileIndex, file), line, column, isStmt, false));
                     break;
                 case 2: { // DW_LNS_advance_pc
                     long adv = uleb();

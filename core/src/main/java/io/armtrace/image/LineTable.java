@@ -117,26 +117,37 @@ public final class LineTable {
      * hold the strings of DWARF 5 headers). Damaged sections give an empty table and a {@link #problem()}.
      */
     public static LineTable of(byte[] debugLine, byte[] debugLineStr, byte[] debugStr, String name) {
-        return of(debugLine, debugLineStr, debugStr, null, null, name);
+        if (debugLine == null) {
+            return EMPTY;
+        }
+        return new LineTable(() -> DwarfLineReader.read(debugLine, debugLineStr, debugStr, 4, name), name);
+    }
+
+    /**
+     * A table whose sections are read when first asked for; {@code addressSize} (4 or 8) is the target's,
+     * which DWARF 2-4 line programs do not record. The string suppliers may be null.
+     */
+    static LineTable of(Supplier<byte[]> debugLine, Supplier<byte[]> debugLineStr, Supplier<byte[]> debugStr,
+                        int addressSize, String name) {
+        return of(debugLine, debugLineStr, debugStr, null, null, addressSize, name);
     }
 
     /**
      * As above, with {@code .debug_info} and {@code .debug_abbrev} (either may be null), which give each
      * unit's compilation directory for {@link #compilationPath}.
      */
-    public static LineTable of(byte[] debugLine, byte[] debugLineStr, byte[] debugStr, byte[] debugInfo,
-                               byte[] debugAbbrev, String name) {
-        if (debugLine == null) {
-            return EMPTY;
-        }
+    static LineTable of(Supplier<byte[]> debugLine, Supplier<byte[]> debugLineStr, Supplier<byte[]> debugStr,
+                        Supplier<byte[]> debugInfo, Supplier<byte[]> debugAbbrev, int addressSize, String name) {
         Supplier<Map<Long, String>> dirs = debugInfo == null || debugAbbrev == null ? Map::of : () -> {
             try {
-                return DwarfUnits.read(debugInfo, debugAbbrev, debugStr, debugLineStr, name).compDirs;
+                return DwarfUnits.read(debugInfo.get(), debugAbbrev.get(), debugStr == null ? null : debugStr.get(),
+                        debugLineStr == null ? null : debugLineStr.get(), name).compDirs;
             } catch (RuntimeException e) { // ImageException and the readers' bounds
                 return Map.of(); // without the directories, paths stay as the line table has them
             }
         };
-        return new LineTable(() -> DwarfLineReader.read(debugLine, debugLineStr, debugStr, name), name, dirs);
+        return new LineTable(() -> DwarfLineReader.read(debugLine.get(), debugLineStr == null ? null : debugLineStr.get(),
+                debugStr == null ? null : debugStr.get(), addressSize, name), name, dirs);
     }
 
     /**

@@ -80,15 +80,11 @@ public final class RawImage {
         int at = arg.lastIndexOf('@');
         if (at > 0) {
             Path file = path(arg.substring(0, at));
-            long address;
-            try {
-                address = Long.decode(arg.substring(at + 1));
-            } catch (NumberFormatException e) {
-                throw new ImageException(shorten(arg) + ": the address after '@' is not a number.");
+            long address = address(arg.substring(at + 1));
+            if (address < 0) {
+                throw new ImageException(shorten(arg) + ": the address after '@' is not a number (0x8000, 32768).");
             }
-            if (!Files.isRegularFile(file)) {
-                throw new ImageException(file + ": no such file.");
-            }
+            refuseIfNotRegular(file);
             if (Gzip.isGzip(file)) {
                 into.memory().add(address, Gzip.read(file), file.getFileName().toString());
             } else {
@@ -97,9 +93,7 @@ public final class RawImage {
             return into;
         }
         Path file = path(arg);
-        if (!Files.isRegularFile(file)) {
-            throw new ImageException(file + ": no such file.");
-        }
+        refuseIfNotRegular(file);
         if (!looksLikeElf(file)) {
             throw new ImageException(file + ": is not an ELF file; give a raw binary as FILE@ADDRESS.");
         }
@@ -109,6 +103,46 @@ public final class RawImage {
         SymbolTable symbols = elf.symbols().isEmpty() ? into.symbols() : elf.symbols();
         LineTable lines = into.lines() == LineTable.EMPTY ? elf.lines() : into.lines();
         return new ProgramImage(into.memory(), symbols, lines);
+    }
+
+    /**
+     * The address of {@code FILE@ADDRESS} in ASCII digits, as C writes it ({@code 0x} hexadecimal, a leading
+     * {@code 0} octal, else decimal) and below 2^63; -1 when the text is not one. {@code Long.decode}, which read
+     * it before, also took a sign and other scripts' digits (full-width {@code ８}), which no address is written in.
+     */
+    static long address(String text) {
+        int radix = 10;
+        int start = 0;
+        if (text.length() > 2 && text.charAt(0) == '0' && (text.charAt(1) == 'x' || text.charAt(1) == 'X')) {
+            radix = 16;
+            start = 2;
+        } else if (text.length() > 1 && text.charAt(0) == '0') {
+            radix = 8;
+            start = 1;
+        }
+        if (start >= text.length()) {
+            return -1;
+        }
+        long v = 0;
+        for (int i = start; i < text.length(); i++) {
+            char c = text.charAt(i);
+            int d = c >= '0' && c <= '9' ? c - '0'
+                    : radix == 16 && c >= 'a' && c <= 'f' ? c - 'a' + 10
+                    : radix == 16 && c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+            if (d < 0 || d >= radix || v > (Long.MAX_VALUE - d) / radix) {
+                return -1;
+            }
+            v = v * radix + d;
+        }
+        return v;
+    }
+
+    /** An image must be a regular file: a named pipe would block the reader, a device never end. */
+    private static void refuseIfNotRegular(Path file) {
+        String problem = FileKind.problem(file);
+        if (problem != null) {
+            throw new ImageException(shorten(problem) + ".");
+        }
     }
 
     private static Path path(String name) {

@@ -6,8 +6,8 @@ import java.util.Comparator;
 import java.util.List;
 
 /**
- * Symbols of a program and its ARM ELF mapping symbols ($a, $t, $d), which say whether the bytes at
- * an address are A32 code, T32 code or data.
+ * Symbols of a program and its ELF mapping symbols ($a, $t, $d in AArch32 files; $x, $d in AArch64
+ * files), which say whether the bytes at an address are A32 code, T32 code, A64 code or data.
  */
 public final class SymbolTable {
     /**
@@ -39,6 +39,8 @@ public final class SymbolTable {
     public static final byte MAP_ARM = 'a';
     public static final byte MAP_THUMB = 't';
     public static final byte MAP_DATA = 'd';
+    /** $x: A64 code (ELF for the Arm 64-bit Architecture, IHI 0056 5.7.2). */
+    public static final byte MAP_A64 = 'x';
 
     private final Symbol[] byAddress;
     private final long[] starts;
@@ -195,7 +197,7 @@ public final class SymbolTable {
 
     /**
      * The mapping symbol kind in force at {@code addr} ({@link #MAP_ARM}, {@link #MAP_THUMB},
-     * {@link #MAP_DATA}) or 0 if no mapping symbol precedes it.
+     * {@link #MAP_A64}, {@link #MAP_DATA}) or 0 if no mapping symbol precedes it.
      */
     public byte mappingAt(long addr) {
         int i = Arrays.binarySearch(mapAddr, addr);

@@ -44,6 +44,7 @@ public final class Block {
     private final long target;
     private final Isa targetIsa;
     private final boolean link;
+    private final boolean returns;
     private final long returnAddress;
     private final int cond;
     private final boolean conditional;
@@ -65,11 +66,12 @@ public final class Block {
             this.lastSize = 0;
         }
         if (end == End.WAYPOINT) {
-            // a DMB/DSB that ends a block (PFT, ETMCCER bit 24) is reported as a barrier
+            // a DMB/DSB (PFT, ETMCCER bit 24) or a WFI/WFE (ETMv4 WFXMODE) that ends a block is reported as a barrier
             this.kind = last.kind == WaypointKind.NONE ? WaypointKind.BARRIER : last.kind;
             this.target = last.target;
             this.targetIsa = last.targetIsa;
             this.link = last.link;
+            this.returns = last.returns;
             this.returnAddress = last.returnAddress;
             this.cond = last.cond;
             this.conditional = last.conditional;
@@ -79,6 +81,7 @@ public final class Block {
             this.target = -1;
             this.targetIsa = isa;
             this.link = false;
+            this.returns = false;
             this.returnAddress = count > 0 ? last.address + last.size : start;
             this.cond = 14;
             this.conditional = false;
@@ -147,6 +150,11 @@ public final class Block {
     /** True if the waypoint is a branch with link (BL, BLX). */
     public boolean link() {
         return link;
+    }
+
+    /** True if the waypoint is an A64 function return (RET, RETAA, RETAB), see {@link Insn#returns}. */
+    public boolean returns() {
+        return returns;
     }
 
     /** Address after the waypoint; the return address of a linking branch. */

@@ -18,6 +18,10 @@ import io.armtrace.trace.WaypointKind;
  * and such blocks end with kind {@link WaypointKind#BARRIER}. ETMv3, ETMv1/v2 and MTB treat no barrier
  * specially.
  *
+ * <p>A64 code is walked the same way (ETMv4 and ETE: ISB is a P0 instruction, so pass
+ * {@code isbIsWaypoint}); RET and its pointer-authenticated forms end a block as
+ * {@link WaypointKind#INDIRECT_BRANCH} with {@link Block#returns()} set.
+ *
  * <p>Block addresses are aligned to the state first (bit 0 of a T32 address, bits 1:0 of an A32
  * address are ignored), so a caller that passes an address with the Thumb bit still gets the block.
  *
@@ -46,6 +50,7 @@ public final class CodeWalker {
     private final InstructionClassifier classifier;
     private final boolean isbIsWaypoint;
     private final boolean dataBarriersAreWaypoints;
+    private final boolean waitsAreWaypoints;
     private final int maxBytes;
 
     /** Initial number of table slots; the table doubles up to {@link #maxCapacity}. */
@@ -90,6 +95,17 @@ public final class CodeWalker {
      */
     public CodeWalker(MemoryImage memory, InstructionClassifier classifier, boolean isbIsWaypoint,
             boolean dataBarriersAreWaypoints, int maxBytes, int cacheBlocks) {
+        this(memory, classifier, isbIsWaypoint, dataBarriersAreWaypoints, false, maxBytes, cacheBlocks);
+    }
+
+    /**
+     * As the full constructor, for ETMv4 and ETE: {@code waitsAreWaypoints} makes WFI, WFE, WFIT and
+     * WFET end a block ({@link Insn#waitForInterruptOrEvent}; P0 instructions when TRCIDR2.WFXMODE is 1,
+     * ETMv4.3 and later). Such a block, like one ending at a DMB or DSB, ends with kind
+     * {@link WaypointKind#BARRIER}.
+     */
+    public CodeWalker(MemoryImage memory, InstructionClassifier classifier, boolean isbIsWaypoint,
+            boolean dataBarriersAreWaypoints, boolean waitsAreWaypoints, int maxBytes, int cacheBlocks) {
         if (maxBytes < 4) {
             throw new IllegalArgumentException("maxBytes must be at least 4, was " + maxBytes);
         }
@@ -100,6 +116,7 @@ public final class CodeWalker {
         this.classifier = classifier;
         this.isbIsWaypoint = isbIsWaypoint;
         this.dataBarriersAreWaypoints = dataBarriersAreWaypoints;
+        this.waitsAreWaypoints = waitsAreWaypoints;
         this.maxBytes = maxBytes;
         int capacity = Integer.highestOneBit(Math.min(cacheBlocks, 1 << 28) * 2 - 1) << 1; // >= 2 * blocks
         this.maxCapacity = capacity;
@@ -122,6 +139,10 @@ public final class CodeWalker {
 
     public boolean dataBarriersAreWaypoints() {
         return dataBarriersAreWaypoints;
+    }
+
+    public boolean waitsAreWaypoints() {
+        return waitsAreWaypoints;
     }
 
     public int maxBytes() {
@@ -215,11 +236,12 @@ public final class CodeWalker {
 
     private boolean endsBlock(Insn insn) {
         return insn.writesPc() || (isbIsWaypoint && insn.kind == WaypointKind.BARRIER)
-                || (dataBarriersAreWaypoints && insn.dataBarrier);
+                || (dataBarriersAreWaypoints && insn.dataBarrier)
+                || (waitsAreWaypoints && insn.waitForInterruptOrEvent);
     }
 
     private Block walk(long address, Isa isa) {
-        if (isa == Isa.JAZELLE || (isa == Isa.A32 && classifier.profile() == Profile.M)) {
+        if (isa == Isa.JAZELLE || ((isa == Isa.A32 || isa == Isa.A64) && classifier.profile() == Profile.M)) {
             return new Block(address, isa, 0, null, isa.alignment(), Block.End.UNSUPPORTED, -1, prev);
         }
         long a = address;

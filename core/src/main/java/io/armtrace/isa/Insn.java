@@ -13,15 +13,15 @@ public final class Insn {
     public Isa isa;
     /** 2 or 4 bytes. */
     public int size;
-    /** The encoding: an A32 word; a T32 halfword, or for 32-bit T32 first halfword << 16 | second. */
+    /** The encoding: an A32 or A64 word; a T32 halfword, or for 32-bit T32 first halfword << 16 | second. */
     public int opcode;
     /** What kind of waypoint it is; {@link WaypointKind#NONE} if it never changes the PC itself. */
     public WaypointKind kind = WaypointKind.NONE;
-    /** Target of a direct branch (B, BL, BLX imm, CBZ/CBNZ), otherwise -1. */
+    /** Target of a direct branch (B, BL, BLX imm, CBZ/CBNZ; A64 also B.cond, BC.cond, TBZ/TBNZ), otherwise -1. */
     public long target = -1;
     /** ISA at the direct target (differs from {@link #isa} for BLX imm); for other kinds equal to {@link #isa}. */
     public Isa targetIsa;
-    /** True for branches with link (BL, BLX): they write {@link #returnAddress} into LR. */
+    /** True for branches with link (BL, BLX; A64 BL, BLR and BLRAA/BLRAB/BLRAAZ/BLRABZ): they write {@link #returnAddress} into LR. */
     public boolean link;
     /** address + size: the return address a linking branch pushes. */
     public long returnAddress;
@@ -41,6 +41,16 @@ public final class Insn {
      * waypoints only when ETMCCER bit 24 says so (IHI 0035B 2.2), see {@link CodeWalker}.
      */
     public boolean dataBarrier;
+    /**
+     * True for the A64 function returns RET, RETAA and RETAB (what OpenCSD calls a V8 return): views that
+     * keep a call stack pop it here. Other indirect branches keep it false.
+     */
+    public boolean returns;
+    /**
+     * True for WFI, WFE, WFIT and WFET. Their kind stays NONE: ETMv4.3 and later trace them as P0
+     * instructions when TRCIDR2.WFXMODE says so, see {@link CodeWalker}.
+     */
+    public boolean waitForInterruptOrEvent;
 
     /**
      * True if the classifier gave it any kind other than NONE, including {@link WaypointKind#BARRIER}
@@ -66,7 +76,7 @@ public final class Insn {
     void reset(long address, Isa isa) {
         this.address = address;
         this.isa = isa;
-        this.size = isa == Isa.A32 ? 4 : 2;
+        this.size = isa == Isa.A32 || isa == Isa.A64 ? 4 : 2;
         this.opcode = 0;
         this.kind = WaypointKind.NONE;
         this.target = -1;
@@ -78,6 +88,8 @@ public final class Insn {
         this.itStateAfter = 0;
         this.undefined = false;
         this.dataBarrier = false;
+        this.returns = false;
+        this.waitForInterruptOrEvent = false;
     }
 
     public Insn copy() {
@@ -96,6 +108,8 @@ public final class Insn {
         c.itStateAfter = itStateAfter;
         c.undefined = undefined;
         c.dataBarrier = dataBarrier;
+        c.returns = returns;
+        c.waitForInterruptOrEvent = waitForInterruptOrEvent;
         return c;
     }
 

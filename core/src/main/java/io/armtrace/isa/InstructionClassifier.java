@@ -6,7 +6,8 @@ import io.armtrace.trace.WaypointKind;
 
 /**
  * Classifies A32 and T32 instructions for program-flow decoding: size, waypoint kind, direct target,
- * link, ISA change, condition and IT state. Not a disassembler: it recognises exactly the encodings
+ * link, ISA change, condition and IT state; A64 instructions through {@link A64Classifier} (which
+ * says what each A64 instruction counts as). Not a disassembler: it recognises exactly the encodings
  * that can write the PC (and ISB), everything else is "steps to the next instruction".
  *
  * <p>Encodings follow the ARMv7-A/R Architecture Reference Manual (DDI 0406C), chapters A5 (A32) and
@@ -39,7 +40,7 @@ import io.armtrace.trace.WaypointKind;
  *
  * <p>ThumbEE is classified as T32 (its handler branches HB/HBL/HBLP/HBP and CHKA are not recognised).
  * Jazelle bytecode cannot be classified: {@link Insn#undefined} is set and the size is 1. On the M
- * profile, A32 state cannot be executed: every A32 instruction is reported undefined.
+ * profile, A32 and A64 state cannot be executed: every A32 and A64 instruction is reported undefined.
  *
  * <p>Instances are stateless apart from the profile and can be shared between threads.
  */
@@ -67,6 +68,21 @@ public final class InstructionClassifier {
                     return false;
                 }
                 classifyA32((int) w, address, out);
+                return true;
+            }
+            case A64: {
+                long w = memory.u32(address);
+                if (w < 0) {
+                    return false;
+                }
+                if (profile == Profile.M) {
+                    out.reset(address, isa);
+                    out.opcode = (int) w;
+                    out.returnAddress = address + 4;
+                    out.undefined = true;
+                } else {
+                    A64Classifier.classify((int) w, address, out);
+                }
                 return true;
             }
             case T32:

@@ -105,6 +105,17 @@ public final class ChunkedDecode {
      */
     static final long SPILL_BYTES = Math.max(1L << 20, Math.min(48L << 20, Runtime.getRuntime().maxMemory() / 64));
 
+    /**
+     * Writing a piece's elements to its temporary file failed (a full temporary directory, a file size limit): the
+     * decode cannot go on. Not a mistake in the input: the command line reports it as lost output, naming the
+     * directory ({@code java.io.tmpdir}). The message is the system's reason.
+     */
+    public static final class TemporaryFileFailure extends IOException {
+        TemporaryFileFailure(IOException cause) {
+            super(cause.getMessage() == null ? cause.getClass().getSimpleName() : cause.getMessage(), cause);
+        }
+    }
+
     /** A chunk's encoded elements: in memory up to {@link #SPILL_BYTES}, then in a temporary file. */
     static final class Spool extends java.io.OutputStream {
         private final List<byte[]> blocks = new ArrayList<>();
@@ -125,7 +136,11 @@ public final class ChunkedDecode {
             }
             size += len;
             if (file != null) {
-                fileOut.write(b, off, len);
+                try {
+                    fileOut.write(b, off, len);
+                } catch (IOException e) {
+                    throw new TemporaryFileFailure(e);
+                }
                 return;
             }
             while (len > 0) {
@@ -143,10 +158,14 @@ public final class ChunkedDecode {
         }
 
         private void spill() throws IOException {
-            file = Files.createTempFile("armtrace-chunk", ".elements");
-            fileOut = new java.io.BufferedOutputStream(Files.newOutputStream(file), 1 << 16);
-            for (int i = 0; i < blocks.size(); i++) {
-                fileOut.write(blocks.get(i), 0, i == blocks.size() - 1 ? used : blocks.get(i).length);
+            try {
+                file = Files.createTempFile("armtrace-chunk", ".elements");
+                fileOut = new java.io.BufferedOutputStream(Files.newOutputStream(file), 1 << 16);
+                for (int i = 0; i < blocks.size(); i++) {
+                    fileOut.write(blocks.get(i), 0, i == blocks.size() - 1 ? used : blocks.get(i).length);
+                }
+            } catch (IOException e) {
+                throw new TemporaryFileFailure(e);
             }
             blocks.clear();
         }
@@ -154,7 +173,11 @@ public final class ChunkedDecode {
         @Override
         public void close() throws IOException {
             if (fileOut != null) {
-                fileOut.close();
+                try {
+                    fileOut.close();
+                } catch (IOException e) {
+                    throw new TemporaryFileFailure(e);
+                }
             }
         }
 

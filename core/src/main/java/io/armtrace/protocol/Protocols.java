@@ -2,8 +2,11 @@ package io.armtrace.protocol;
 
 import io.armtrace.protocol.etm2.Etm2Protocol;
 import io.armtrace.protocol.etm3.Etm3Protocol;
+import io.armtrace.protocol.etm4.Etm4Protocol;
+import io.armtrace.protocol.itm.ItmProtocol;
 import io.armtrace.protocol.mtb.MtbProtocol;
 import io.armtrace.protocol.ptm.PtmProtocol;
+import io.armtrace.protocol.stm.StmProtocol;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -18,7 +21,11 @@ public final class Protocols {
             new Etm2Protocol(),
             new Etm3Protocol(),
             new PtmProtocol(),
-            new MtbProtocol());
+            new MtbProtocol(),
+            new Etm4Protocol(false),
+            new Etm4Protocol(true),
+            new ItmProtocol(),
+            new StmProtocol());
 
     private Protocols() {
     }

@@ -10,11 +10,11 @@ import java.util.Map;
 
 /**
  * One trace protocol, as the command line and the snapshot reader see it. Each protocol package
- * ({@code protocol.etm2}, {@code protocol.etm3}, {@code protocol.ptm}, {@code protocol.mtb}) provides
- * one implementation; {@link Protocols} lists them.
+ * ({@code protocol.etm2}, {@code protocol.etm3}, {@code protocol.ptm}, {@code protocol.mtb},
+ * {@code protocol.etm4}) provides one implementation; {@link Protocols} lists them.
  */
 public interface TraceProtocol {
-    /** Short name used on the command line: etm2, etm3, ptm, mtb. */
+    /** Short name used on the command line: etm2, etm3, ptm, mtb, etm4, ete. */
     String name();
 
     /** Human name: "ETMv3", "PFT (PTM)". */
@@ -33,6 +33,23 @@ public interface TraceProtocol {
      */
     default io.armtrace.isa.Profile profile(Registers registers) {
         return io.armtrace.isa.Profile.AR;
+    }
+
+    /**
+     * Pseudo-registers implied by the type of the core a source traces (a snapshot core device's type, e.g.
+     * "Cortex-M55"), for protocols whose packets read differently on some cores. Registers the source gives
+     * itself take precedence. None by default.
+     */
+    default Registers registersForCore(String coreType) {
+        return new Registers();
+    }
+
+    /**
+     * True for the protocols that trace program flow (instructions); false for software trace (ITM, STM), which
+     * the analysis views, made for program flow, leave out when they take every source of a snapshot.
+     */
+    default boolean tracesProgramFlow() {
+        return true;
     }
 
     /** True if a snapshot device of this {@code type} (e.g. "ETM3.5", "PTM1.1") speaks this protocol. */
@@ -95,6 +112,16 @@ public interface TraceProtocol {
      */
     default EncodeOutput encode(Execution execution, ProgramImage image, Map<String, String> options) {
         throw new UnsupportedProtocolException(title() + " trace synthesis is not available yet.");
+    }
+
+    /**
+     * Synthesizes the trace of a run of software trace: {@code events} as {@link
+     * io.armtrace.execution.SoftwareEventFormat} reads them, which are the elements the decoder gives back.
+     * For the software-trace protocols (ITM, STM); options as for {@link #encode}.
+     */
+    default EncodeOutput encodeSoftware(java.util.List<io.armtrace.trace.TraceElement> events, Map<String, String> options) {
+        throw new UnsupportedProtocolException(title() + " trace is not made from software events; it is made from an "
+                + "execution (--execution).");
     }
 
     /** Names and one-line descriptions of the options {@link #encode} accepts. */

@@ -255,6 +255,12 @@ public final class FrameDeformatter {
      * Deformats a stream chunk by chunk and counts the bytes of each source ID, in ascending ID order,
      * in memory that does not grow with the stream.
      */
+    public static Map<Integer, Long> bytesPerSource(java.io.InputStream formatted, BufferFormat format)
+            throws java.io.IOException {
+        return bytesPerSource(DstreamBlocks.of(formatted, format), format == BufferFormat.DSTREAM_CORESIGHT);
+    }
+
+    /** {@link #bytesPerSource(java.io.InputStream, BufferFormat)} for a stream of frames, with or without syncs. */
     public static Map<Integer, Long> bytesPerSource(java.io.InputStream formatted, boolean removeSyncs)
             throws java.io.IOException {
         long[] counts = new long[128];

@@ -1,6 +1,7 @@
 package io.armtrace.source;
 
 import io.armtrace.image.ElfImage;
+import io.armtrace.image.FileKind;
 import io.armtrace.image.LineTable;
 import io.armtrace.image.ImageException;
 import io.armtrace.image.MemoryImage;
@@ -41,12 +42,24 @@ public final class Snapshot {
     private final List<Device> devices;
     private final List<Buffer> buffers;
     private final List<SnapshotSource> sources;
+    private final List<String> warnings;
 
-    private Snapshot(Path dir, List<Device> devices, List<Buffer> buffers, List<SnapshotSource> sources) {
+    private Snapshot(Path dir, List<Device> devices, List<Buffer> buffers, List<SnapshotSource> sources,
+                     List<String> warnings) {
         this.dir = dir;
         this.devices = devices;
         this.buffers = buffers;
         this.sources = sources;
+        this.warnings = warnings;
+    }
+
+    /**
+     * What was wrong with the snapshot but did not stop it from being read, one sentence each: a memory dump
+     * whose file is missing is left out of the image (the trace can still be listed, and decoded where it
+     * runs in other memory), as OpenCSD does too.
+     */
+    public List<String> warnings() {
+        return warnings;
     }
 
     public Path directory() {
@@ -105,24 +118,27 @@ public final class Snapshot {
      */
     public static Snapshot load(Path dir, boolean confine) {
         Confinement paths = new Confinement(dir, confine);
-        if (Files.isRegularFile(dir)) {
-            throw new InputException(InputKind.notASnapshot(dir));
+        FileKind kind = FileKind.of(dir);
+        if (kind == FileKind.MISSING) {
+            throw new InputException(IniFile.shown(dir.toString()) + ": no such snapshot directory.");
         }
-        if (!Files.isDirectory(dir)) {
-            throw new InputException(dir + ": no such snapshot directory.");
+        if (kind != FileKind.DIRECTORY) {
+            throw new InputException(IniFile.shown(dir.toString()) + ": is " + kind.noun() + ", not a snapshot directory.");
         }
         Path snapshotIni = dir.resolve("snapshot.ini");
-        if (!Files.isRegularFile(snapshotIni)) {
-            throw new InputException(dir + ": not a snapshot directory (it has no snapshot.ini).");
+        if (FileKind.of(snapshotIni) == FileKind.MISSING) {
+            throw new InputException(IniFile.shown(dir.toString()) + ": not a snapshot directory (it has no snapshot.ini).");
         }
-        IniFile snap = IniFile.read(snapshotIni);
+        // snapshot.ini itself may be a link out of the directory: --confine holds for every file read
+        IniFile snap = IniFile.read(paths.check(dir, snapshotIni));
         IniFile.Section list = snap.section("device_list");
         if (list == null) {
-            throw new InputException(snapshotIni + ": has no [device_list] section.");
+            throw new InputException(IniFile.shown(snapshotIni.toString()) + ": has no [device_list] section.");
         }
         List<Device> devices = new ArrayList<>();
+        List<String> warnings = new ArrayList<>();
         for (String deviceFile : list.entries().values()) {
-            devices.add(readDevice(paths.check(snapshotIni, dir.resolve(deviceFile)), paths));
+            devices.add(readDevice(paths.check(snapshotIni, dir.resolve(deviceFile)), paths, warnings));
         }
 
         List<Buffer> buffers = new ArrayList<>();
@@ -134,7 +150,7 @@ public final class Snapshot {
             IniFile trace = IniFile.read(traceIni);
             String names = trace.get("trace_buffers", "buffers");
             if (names == null) {
-                throw new InputException(traceIni + ": has no [trace_buffers] buffers= line.");
+                throw new InputException(IniFile.shown(traceIni.toString()) + ": has no [trace_buffers] buffers= line.");
             }
             for (String raw : names.split(",")) {
                 String section = raw.trim();
@@ -143,22 +159,25 @@ public final class Snapshot {
                 }
                 IniFile.Section s = trace.section(section);
                 if (s == null) {
-                    throw new InputException(traceIni + ": buffer section [" + section + "] is listed but missing.");
+                    throw new InputException(IniFile.shown(traceIni.toString()) + ": buffer section [" + IniFile.shown(section)
+                            + "] is listed but missing.");
                 }
                 String name = s.get("name");
                 String file = s.get("file");
                 String format = s.get("format");
                 if (file == null) {
-                    throw new InputException(traceIni + ": [" + section + "] has no file=.");
+                    throw new InputException(IniFile.shown(traceIni.toString()) + ": [" + IniFile.shown(section) + "] has no file=.");
                 }
                 BufferFormat f = format == null ? BufferFormat.CORESIGHT : BufferFormat.parse(format);
                 if (f == null) {
-                    throw new InputException(traceIni + ": [" + section + "] format=" + format
-                            + " is not one of coresight, source_data, dstream_coresight.");
+                    throw new InputException(IniFile.shown(traceIni.toString()) + ": [" + IniFile.shown(section)
+                            + "] format= is not one of coresight, source_data, dstream_coresight.");
                 }
                 Path bufferFile = paths.check(traceIni, dir.resolve(file));
-                if (!Files.isRegularFile(bufferFile)) {
-                    throw new InputException(traceIni + ": [" + section + "] names " + file + ", which does not exist.");
+                FileKind bufferKind = FileKind.of(bufferFile);
+                if (bufferKind != FileKind.REGULAR) {
+                    throw new InputException(IniFile.shown(traceIni.toString()) + ": [" + IniFile.shown(section) + "] names "
+                            + IniFile.shown(file) + ", which " + words(bufferKind) + ".");
                 }
                 buffers.add(new Buffer(section, name == null ? section : name, bufferFile, f));
             }
@@ -213,12 +232,14 @@ public final class Snapshot {
                     new ProgramImage(memory, symbols, lines),
                     buffer == null ? null : buffer.file(), buffer == null ? null : buffer.format()));
         }
-        return new Snapshot(dir, List.copyOf(devices), List.copyOf(buffers), List.copyOf(sources));
+        return new Snapshot(dir, List.copyOf(devices), List.copyOf(buffers), List.copyOf(sources),
+                List.copyOf(warnings));
     }
 
     /**
-     * The CoreSight trace ID of a source: ETMTRACEIDR (ETM, PTM), TRCTRACEIDR (ETMv4), or the TraceBusID
-     * field, bits 22:16, of ITMTCR (ITM); -1 when none is given.
+     * The CoreSight trace ID of a source: ETMTRACEIDR (ETM, PTM), TRCTRACEIDR (ETMv4), the TraceBusID
+     * field, bits 22:16, of ITMTCR (ITM), or the TRACEID field, bits 22:16, of STMTCSR (STM); -1 when none
+     * is given.
      */
     static int traceId(Registers r) {
         if (r.has("ETMTRACEIDR")) {
@@ -229,6 +250,9 @@ public final class Snapshot {
         }
         if (r.has("ITMTCR")) {
             return (int) ((r.get("ITMTCR", 0) >> 16) & 0x7F);
+        }
+        if (r.has("STMTCSR")) {
+            return (int) ((r.get("STMTCSR", 0) >> 16) & 0x7F);
         }
         return -1;
     }
@@ -294,24 +318,25 @@ public final class Snapshot {
             } catch (java.io.IOException e) {
                 // unresolvable: refused below
             }
-            String shown = file.toString();
-            if (shown.length() > 200) {
-                shown = shown.substring(0, 200) + "...";
-            }
-            throw new InputException(iniFile + ": names " + shown + ", which lies outside the snapshot directory "
-                    + "(refused by --confine).");
+            throw new InputException(IniFile.shown(iniFile.toString()) + ": names " + IniFile.shown(file.toString())
+                    + ", which lies outside the snapshot directory (refused by --confine).");
         }
     }
 
-    private static Device readDevice(Path file, Confinement c) {
+    /** A file's kind as the rest of a sentence: "does not exist", "is a named pipe (FIFO), not a regular file". */
+    private static String words(FileKind kind) {
+        return kind == FileKind.MISSING ? "does not exist" : kind.refusal();
+    }
+
+    private static Device readDevice(Path file, Confinement c, List<String> warnings) {
         IniFile ini = IniFile.read(file);
         IniFile.Section dev = ini.section("device");
         if (dev == null) {
-            throw new InputException(file + ": has no [device] section.");
+            throw new InputException(IniFile.shown(file.toString()) + ": has no [device] section.");
         }
         String name = dev.get("name");
         if (name == null || name.isEmpty()) {
-            throw new InputException(file + ": [device] has no name=.");
+            throw new InputException(IniFile.shown(file.toString()) + ": [device] has no name=.");
         }
         String cls = dev.get("class");
         String type = dev.get("type");
@@ -330,11 +355,18 @@ public final class Snapshot {
             String f = s.get("file");
             String address = s.get("address");
             if (f == null || address == null) {
-                throw new InputException(file + ": [" + s.name() + "] needs both file= and address=.");
+                throw new InputException(IniFile.shown(file.toString()) + ": [" + IniFile.shown(s.name())
+                        + "] needs both file= and address=.");
             }
             Path dumpFile = c.check(file, file.getParent() == null ? Path.of(f) : file.getParent().resolve(f));
-            if (!Files.isRegularFile(dumpFile)) {
-                throw new InputException(file + ": [" + s.name() + "] names " + f + ", which does not exist.");
+            FileKind dumpKind = FileKind.of(dumpFile);
+            if (dumpKind == FileKind.MISSING) {
+                warnings.add(IniFile.shown(file.toString()) + ": [" + IniFile.shown(s.name()) + "] names " + IniFile.shown(f) + ", which does not exist; that memory is left out.");
+                continue;
+            }
+            if (dumpKind != FileKind.REGULAR) {
+                throw new InputException(IniFile.shown(file.toString()) + ": [" + IniFile.shown(s.name()) + "] names "
+                        + IniFile.shown(f) + ", which " + words(dumpKind) + ".");
             }
             long addr = ini.number(s.name(), "address", address);
             String length = s.get("length");

@@ -18,6 +18,6 @@ public record SnapshotSource(String name, String type, int traceId, Registers re
         if (!bufferFormat.formatted()) {
             return TraceData.of(bufferFile);
         }
-        return TraceData.formatted(bufferFile, traceId, bufferFormat == BufferFormat.DSTREAM_CORESIGHT);
+        return TraceData.formatted(bufferFile, traceId, bufferFormat);
     }
 }

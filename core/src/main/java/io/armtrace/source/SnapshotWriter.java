@@ -92,6 +92,26 @@ public final class SnapshotWriter {
                 + "device1=trace_0.ini\n\n[trace]\nmetadata=trace.ini\n");
     }
 
+    /**
+     * A snapshot of one software trace source (ITM, STM) and nothing else: no core, since such a source traces
+     * none (OpenCSD sets up no decoder for it when a core names it), and its trace as a {@code source_data}
+     * buffer.
+     */
+    public static void writeSoftware(Path dir, String sourceType, Registers registers, byte[] trace) throws IOException {
+        Files.createDirectories(dir);
+        StringBuilder src = new StringBuilder();
+        src.append("[device]\nname=trace_0\nclass=trace_source\ntype=").append(sourceType).append("\n\n[regs]\n");
+        for (Map.Entry<String, Long> e : registers.asMap().entrySet()) {
+            src.append(e.getKey()).append(String.format("=0x%08x%n", e.getValue()));
+        }
+        write(dir.resolve("trace_0.ini"), src.toString());
+        Files.write(dir.resolve("trace_0.bin"), trace);
+        write(dir.resolve("trace.ini"), "[trace_buffers]\nbuffers=buffer0\n\n[buffer0]\nname=trace_0_buf\n"
+                + "file=trace_0.bin\nformat=source_data\n\n[source_buffers]\ntrace_0=trace_0_buf\n\n[core_trace_sources]\n");
+        write(dir.resolve("snapshot.ini"), "[snapshot]\nversion=1.0\n\n[device_list]\ndevice0=trace_0.ini\n\n"
+                + "[trace]\nmetadata=trace.ini\n");
+    }
+
     private static void write(Path file, String text) throws IOException {
         Files.writeString(file, text, StandardCharsets.UTF_8);
     }

@@ -48,6 +48,25 @@ public interface TraceData {
      * One source of a CoreSight formatted file, deformatted chunk by chunk as it is read (memory stays
      * fixed whatever the file size). {@code removeSyncs} for port captures (TPIU, DSTREAM).
      */
+    static TraceData formatted(Path file, int traceId, BufferFormat format) {
+        return new TraceData() {
+            @Override
+            public String name() {
+                return file + String.format(" (trace ID 0x%02x)", traceId);
+            }
+
+            @Override
+            public InputStream open() throws IOException {
+                return new DeformattedInputStream(DstreamBlocks.of(Files.newInputStream(file), format), traceId,
+                        format == BufferFormat.DSTREAM_CORESIGHT);
+            }
+        };
+    }
+
+    /**
+     * One source of a CoreSight formatted file given without a snapshot's format name: {@code removeSyncs}
+     * for port captures (frame and half-word syncs).
+     */
     static TraceData formatted(Path file, int traceId, boolean removeSyncs) {
         return new TraceData() {
             @Override
@@ -58,6 +77,24 @@ public interface TraceData {
             @Override
             public InputStream open() throws IOException {
                 return new DeformattedInputStream(Files.newInputStream(file), traceId, removeSyncs);
+            }
+        };
+    }
+
+    /**
+     * One tagged stream of an OFLOW capture (orbuculum's framing of ORBTrace probe data, see {@link OflowDecoder}),
+     * decoded chunk by chunk as it is read.
+     */
+    static TraceData oflow(Path file, int tag) {
+        return new TraceData() {
+            @Override
+            public String name() {
+                return file + " (OFLOW stream " + tag + ")";
+            }
+
+            @Override
+            public InputStream open() throws IOException {
+                return new OflowInputStream(Files.newInputStream(file), tag);
             }
         };
     }

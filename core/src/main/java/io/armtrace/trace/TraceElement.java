@@ -6,7 +6,7 @@ package io.armtrace.trace;
  */
 public sealed interface TraceElement
         permits InstructionRange, ExceptionEntry, ExceptionReturn, TraceOn, Gap, NoImage, Context,
-                Timestamp, CycleCount, Trigger, DecodeError {
+                Timestamp, CycleCount, Trigger, DecodeError, SoftwareTrace {
 
     /** The trace source ID (CoreSight trace ID) of the stream this element was decoded from. */
     int source();

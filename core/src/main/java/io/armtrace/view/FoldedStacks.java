@@ -27,10 +27,13 @@ public final class FoldedStacks {
             }
             int space = line.lastIndexOf(' ');
             try {
-                paths.merge(line.substring(0, space), Long.parseLong(line.substring(space + 1)), Long::sum);
+                paths.merge(line.substring(0, space), Counts.parse(line.substring(space + 1), Long.MAX_VALUE, "count"),
+                        Counts::add);
+            } catch (Counts.Overflow | Counts.Malformed e) {
+                throw new IllegalArgumentException(name + " line " + number + ": " + e.getMessage(), e);
             } catch (RuntimeException e) {
-                String shown = line.length() > 80 ? line.substring(0, 80) + "..." : line;
-                throw new IllegalArgumentException(name + " line " + number + " is not a folded stack: " + shown, e);
+                throw new IllegalArgumentException(name + " line " + number
+                        + " is not a folded stack (frames separated by ';', a space, then a count).", e);
             }
         }
     }

@@ -5,7 +5,7 @@ import io.armtrace.trace.InstructionRange;
 import io.armtrace.trace.Isa;
 
 /**
- * Expands an {@link InstructionRange} into its instructions. A32 instructions are 4 bytes; a T32
+ * Expands an {@link InstructionRange} into its instructions. A32 and A64 instructions are 4 bytes; a T32
  * instruction is 4 bytes when its first halfword's bits 15:11 are 0b11101, 0b11110 or 0b11111, else 2
  * (ARM ARM A6.1). Views that want one record per instruction use this; decoders never do.
  */
@@ -23,6 +23,7 @@ public final class InstructionWalk {
     public static int size(MemoryImage memory, long address, Isa isa) {
         switch (isa) {
             case A32:
+            case A64:
                 return 4;
             case T32:
             case THUMB_EE: {

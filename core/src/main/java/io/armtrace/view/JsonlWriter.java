@@ -7,13 +7,20 @@ import com.fasterxml.jackson.core.util.MinimalPrettyPrinter;
 import io.armtrace.image.ProgramImage;
 import io.armtrace.trace.Context;
 import io.armtrace.trace.CycleCount;
+import io.armtrace.trace.DataTrace;
 import io.armtrace.trace.DecodeError;
 import io.armtrace.trace.ElementSink;
+import io.armtrace.trace.EventCounterWrap;
 import io.armtrace.trace.ExceptionEntry;
 import io.armtrace.trace.ExceptionReturn;
+import io.armtrace.trace.ExceptionTrace;
 import io.armtrace.trace.Gap;
 import io.armtrace.trace.InstructionRange;
+import io.armtrace.trace.LocalTimestamp;
 import io.armtrace.trace.NoImage;
+import io.armtrace.trace.PcSample;
+import io.armtrace.trace.SoftwareMessage;
+import io.armtrace.trace.SoftwareTrace;
 import io.armtrace.trace.Timestamp;
 import io.armtrace.trace.TraceElement;
 import io.armtrace.trace.TraceOn;
@@ -368,7 +375,70 @@ public final class JsonlWriter implements ElementSink {
                 g.writeNumberField("offset", e.offset());
             }
             endLine();
+        } else if (element instanceof SoftwareTrace t) {
+            software(t);
         }
+    }
+
+    private static final String[] COUNTERS = io.armtrace.trace.EventCounterWrap.NAMES;
+
+    /** The objects of software trace (ITM, DWT, STM); README.md lists their fields. */
+    private void software(SoftwareTrace element) throws IOException {
+        if (element instanceof SoftwareMessage m) {
+            begin("software", m.source());
+            g.writeStringField("kind", m.kind().name().toLowerCase(java.util.Locale.ROOT));
+            if (m.master() == SoftwareMessage.NO_MASTER) {
+                g.writeNumberField("port", m.channel());
+            } else {
+                g.writeNumberField("master", m.master());
+                g.writeNumberField("channel", m.channel());
+            }
+            if (m.bits() > 0) {
+                g.writeNumberField("bits", m.bits());
+                g.writeStringField("value", hex(m.value()));
+            }
+            if (m.marker()) {
+                g.writeBooleanField("marker", true);
+            }
+            if (m.timestamped()) {
+                g.writeBooleanField("timestamped", true);
+            }
+        } else if (element instanceof LocalTimestamp t) {
+            begin("local_timestamp", t.source());
+            g.writeNumberField("ticks", t.ticks());
+            g.writeStringField("relation", t.relation().name().toLowerCase(java.util.Locale.ROOT));
+        } else if (element instanceof PcSample s) {
+            begin("pc_sample", s.source());
+            if (s.sleep()) {
+                g.writeBooleanField("sleep", true);
+            } else {
+                g.writeStringField("addr", hex(s.address()));
+            }
+        } else if (element instanceof ExceptionTrace x) {
+            begin("exception_trace", x.source());
+            g.writeStringField("function", x.function().name().toLowerCase(java.util.Locale.ROOT));
+            g.writeNumberField("number", x.number());
+            g.writeStringField("name", x.name());
+        } else if (element instanceof DataTrace d) {
+            begin("data_trace", d.source());
+            g.writeNumberField("comparator", d.comparator());
+            g.writeStringField("kind", d.kind().name().toLowerCase(java.util.Locale.ROOT));
+            g.writeStringField("value", hex(d.value()));
+            g.writeNumberField("size", d.bytes());
+            if (d.kind() == DataTrace.Kind.DATA_VALUE) {
+                g.writeStringField("access", d.write() ? "write" : "read");
+            }
+        } else if (element instanceof EventCounterWrap w) {
+            begin("counter_wrap", w.source());
+            g.writeArrayFieldStart("counters");
+            for (int i = 0; i < COUNTERS.length; i++) {
+                if ((w.counters() >> i & 1) != 0) {
+                    g.writeString(COUNTERS[i]);
+                }
+            }
+            g.writeEndArray();
+        }
+        endLine();
     }
 
     @Override

@@ -58,24 +58,31 @@ public final class LcovTracefile {
                     throw new IllegalArgumentException("outside a record");
                 } else if (line.startsWith("FN:")) {
                     String[] f = line.substring(3).split(",", 2);
-                    file.functionLines.putIfAbsent(f[1], Integer.parseInt(f[0]));
+                    file.functionLines.putIfAbsent(f[1], (int) Counts.parse(f[0], Integer.MAX_VALUE, "line number"));
                 } else if (line.startsWith("FNDA:")) {
                     String[] f = line.substring(5).split(",", 2);
-                    file.functionEntries.merge(f[1], Long.parseLong(f[0]), Long::sum);
+                    file.functionEntries.merge(f[1], Counts.parse(f[0], Long.MAX_VALUE, "count"), Counts::add);
                 } else if (line.startsWith("DA:")) {
                     String[] f = line.substring(3).split(",");
-                    file.lines.merge(Integer.parseInt(f[0]), Long.parseLong(f[1]), Long::sum);
+                    file.lines.merge((int) Counts.parse(f[0], Integer.MAX_VALUE, "line number"),
+                            Counts.parse(f[1], Long.MAX_VALUE, "count"), Counts::add);
                 } else if (line.startsWith("BRDA:")) {
                     String[] f = line.substring(5).split(",");
-                    long taken = f[3].equals("-") ? -1 : Long.parseLong(f[3]);
-                    file.branches.merge(new Branch(Integer.parseInt(f[0]), Integer.parseInt(f[1]), Integer.parseInt(f[2])),
-                            taken, (a, b) -> a < 0 ? b : b < 0 ? a : a + b);
+                    long taken = f[3].equals("-") ? -1 : Counts.parse(f[3], Long.MAX_VALUE, "count");
+                    file.branches.merge(new Branch((int) Counts.parse(f[0], Integer.MAX_VALUE, "line number"),
+                                    (int) Counts.parse(f[1], Integer.MAX_VALUE, "block number"),
+                                    (int) Counts.parse(f[2], Integer.MAX_VALUE, "branch number")),
+                            taken, (a, b) -> a < 0 ? b : b < 0 ? a : Counts.add(a, b));
                 } else {
                     throw new IllegalArgumentException("unknown record");
                 }
+            } catch (Counts.Overflow e) {
+                throw new IllegalArgumentException(name + " line " + number + ": " + e.getMessage(), e);
+            } catch (Counts.Malformed e) {
+                throw new IllegalArgumentException(name + " line " + number + ": " + e.getMessage(), e);
             } catch (RuntimeException e) {
-                String shown = line.length() > 80 ? line.substring(0, 80) + "..." : line;
-                throw new IllegalArgumentException(name + " line " + number + " is not an LCOV record: " + shown, e);
+                throw new IllegalArgumentException(name + " line " + number + " is not an LCOV record (TN, SF, FN, FNDA, "
+                        + "DA, BRDA, the summaries or end_of_record).", e);
             }
         }
     }

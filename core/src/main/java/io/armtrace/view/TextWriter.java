@@ -6,13 +6,20 @@ import io.armtrace.isa.disasm.DisassemblyCache;
 import io.armtrace.isa.Profile;
 import io.armtrace.trace.Context;
 import io.armtrace.trace.CycleCount;
+import io.armtrace.trace.DataTrace;
 import io.armtrace.trace.DecodeError;
 import io.armtrace.trace.ElementSink;
+import io.armtrace.trace.EventCounterWrap;
 import io.armtrace.trace.ExceptionEntry;
 import io.armtrace.trace.ExceptionReturn;
+import io.armtrace.trace.ExceptionTrace;
 import io.armtrace.trace.Gap;
 import io.armtrace.trace.InstructionRange;
+import io.armtrace.trace.LocalTimestamp;
 import io.armtrace.trace.NoImage;
+import io.armtrace.trace.PcSample;
+import io.armtrace.trace.SoftwareMessage;
+import io.armtrace.trace.SoftwareTrace;
 import io.armtrace.trace.Timestamp;
 import io.armtrace.trace.TraceElement;
 import io.armtrace.trace.TraceOn;
@@ -355,7 +362,107 @@ public final class TextWriter implements ElementSink {
             }
             line.append(": ").append(e.message());
             emit();
+        } else if (element instanceof SoftwareTrace t) {
+            software(t);
         }
+    }
+
+    /** One line per element of software trace (ITM, DWT, STM). */
+    private void software(SoftwareTrace element) {
+        start(element);
+        if (element instanceof SoftwareMessage m) {
+            line.append("software ");
+            if (m.master() == SoftwareMessage.NO_MASTER) {
+                line.append("port ").append(m.channel());
+            } else if (m.kind() != SoftwareMessage.Kind.GLOBAL_ERROR) {
+                line.append("master ");
+                hexTo(m.master(), 2).append(" channel ");
+                hexTo(m.channel(), 4);
+            }
+            switch (m.kind()) {
+                case DATA -> {
+                    line.append(' ').append(m.bits()).append(" bits ");
+                    hexTo(m.value(), (m.bits() + 3) / 4);
+                    if (m.marker()) {
+                        line.append(" marker");
+                    }
+                }
+                case FLAG -> line.append(" flag");
+                case TRIGGER -> {
+                    line.append(" trigger ");
+                    hexTo(m.value(), 2);
+                }
+                case FREQUENCY -> line.append(" timestamp clock ").append(m.value()).append(" Hz");
+                case MASTER_ERROR -> {
+                    line.append(" master error ");
+                    hexTo(m.value(), 2);
+                }
+                case GLOBAL_ERROR -> {
+                    line.append("global error ");
+                    hexTo(m.value(), 2);
+                }
+                case USER -> {
+                    line.append(" user ").append(m.bits()).append(" bits ");
+                    hexTo(m.value(), (m.bits() + 3) / 4);
+                }
+                case TIME -> {
+                    line.append(" time ");
+                    hexTo(m.value(), 1);
+                }
+                case XSYNC -> {
+                    line.append(" cross-sync ");
+                    hexTo(m.value(), 2);
+                }
+            }
+        } else if (element instanceof LocalTimestamp t) {
+            line.append("local timestamp +").append(t.ticks()).append(" (")
+                    .append(t.relation().name().toLowerCase(Locale.ROOT).replace('_', ' ')).append(')');
+        } else if (element instanceof PcSample s) {
+            if (s.sleep()) {
+                line.append("pc sample: sleeping");
+            } else {
+                line.append("pc sample ");
+                hexTo(s.address());
+                appendWhere(s.address());
+            }
+        } else if (element instanceof ExceptionTrace x) {
+            line.append("exception trace: ").append(EXCEPTION_FUNCTIONS[x.function().ordinal()]).append(' ')
+                    .append(x.number()).append(" (").append(x.name()).append(')');
+        } else if (element instanceof DataTrace d) {
+            line.append("data trace comparator ").append(d.comparator());
+            switch (d.kind()) {
+                case PC_VALUE -> {
+                    line.append(": pc ");
+                    hexTo(d.value());
+                    appendWhere(d.value());
+                }
+                case ADDRESS -> {
+                    line.append(": address bits [15:0] ");
+                    hexTo(d.value(), 4);
+                }
+                case DATA_VALUE -> {
+                    line.append(d.write() ? ": write " : ": read ");
+                    hexTo(d.value(), 2 * d.bytes());
+                }
+            }
+        } else if (element instanceof EventCounterWrap w) {
+            line.append("event counters wrapped:");
+            for (int i = 0; i < EventCounterWrap.NAMES.length; i++) {
+                if ((w.counters() >> i & 1) != 0) {
+                    line.append(' ').append(EventCounterWrap.NAMES[i]);
+                }
+            }
+        }
+        emit();
+    }
+
+    private static final String[] EXCEPTION_FUNCTIONS = {"entered", "exited", "returned to"};
+
+    /** Appends {@code 0x} and {@code v} in at least {@code digits} lower-case hex digits to the line. */
+    private StringBuilder hexTo(long v, int digits) {
+        line.append('0').append('x');
+        appendHex(line, v, digits);
+        return line;
     }
 
     /** How each {@link TraceOn.Reason} reads in a line. */
@@ -446,7 +553,7 @@ public final class TextWriter implements ElementSink {
 
     private String opcode(long address, int size, io.armtrace.trace.Isa isa) {
         if (size == 4) {
-            if (isa == io.armtrace.trace.Isa.A32) {
+            if (isa == io.armtrace.trace.Isa.A32 || isa == io.armtrace.trace.Isa.A64) {
                 long w = image.memory().u32(address);
                 return w < 0 ? "????????" : hexDigits(w, 8) + " ";
             }

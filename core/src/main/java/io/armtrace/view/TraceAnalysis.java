@@ -151,6 +151,11 @@ public final class TraceAnalysis implements ElementSink {
 
     @Override
     public void accept(TraceElement e) {
+        if (e instanceof io.armtrace.trace.SoftwareTrace) {
+            // Software trace (ITM, DWT, STM) says nothing about program flow: the one place the analysis views
+            // pass it by. It is not counted, so a capture's profile is the same with its ITM source or without.
+            return;
+        }
         elements++;
         int src = e.source();
         if (src != lastSource) {

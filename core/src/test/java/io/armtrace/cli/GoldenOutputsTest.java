@@ -30,7 +30,8 @@ class GoldenOutputsTest {
     static final Path TABLE = Path.of("core/src/test/resources/golden/outputs.tsv");
 
     static final String[] EXAMPLES = {"examples/etm2-arm926-thumb", "examples/etm3-a9-thumb",
-        "examples/mtb-m0plus", "examples/ptm-a15", "conformance/TC2", "conformance/trace_cov_a15"};
+        "examples/mtb-m0plus", "examples/ptm-a15", "conformance/TC2", "conformance/trace_cov_a15",
+        "conformance/swtrace/itm_only_raw", "conformance/swtrace/stm-issue-27"};
 
     /** The command lines: every output a user sees, on every input with a known answer. */
     static List<String> commands() {

@@ -128,6 +128,62 @@ class UserErrorsTest {
                 "--clock", "0"), "--clock");
     }
 
+    /** Java's parsers take other scripts' digits (full-width, Arabic-Indic) and signs; numbers here are ASCII and registers unsigned. */
+    @Test
+    void numbersAreAsciiDigitsAndRegistersAreNeverNegative(@TempDir Path tmp) throws Exception {
+        String trace = EXAMPLES.resolve("ptm-a15/PTM_0_2.bin").toString();
+        String dump = EXAMPLES.resolve("ptm-a15/mem_Cortex-A15_0_1_RO_CODE.bin").toString();
+        assertMistake(CliTest.run("decode", "--protocol", "ptm", "--trace", trace, "--image", dump + "@0x\uff18\uff10\uff10\uff10"),
+                "the address after '@' is not a number");
+        assertMistake(CliTest.run("decode", "--protocol", "ptm", "--trace", trace, "--image", dump + "@-0x8000"),
+                "the address after '@' is not a number");
+        assertMistake(CliTest.run("decode", "--protocol", "ptm", "--trace", trace, "--reg", "ETMCR=-1"),
+                "--reg ETMCR=-1", "never negative");
+        assertMistake(CliTest.run("decode", "--protocol", "mtb", "--trace", EXAMPLES.resolve("mtb-m0plus/mtb_sram.bin").toString(),
+                "--reg", "POSITION=-1", "--reg", "MASTER=0x80000008"), "--reg POSITION=-1", "never negative");
+        assertMistake(CliTest.run("info", "--protocol", "etm3", "--reg", "ETMCR=-0x10"), "never negative");
+        assertMistake(CliTest.run("info", "--protocol", "etm3", "--reg", "ETMCR=0x\uff11\uff10"), "not a number");
+        assertMistake(CliTest.run("decode", PTM, "--source", "\uff10x13"), "--source");
+        assertMistake(CliTest.run("decode", PTM, "--from", "0x\u0668\u0660\u0660\u0660"), "--from");
+        assertMistake(CliTest.run("decode", PTM, "--start", "insn:\uff15"), "--start");
+        assertMistake(CliTest.run("decode", PTM, "--last", "\uff15"), "--last", "ASCII digits");
+        assertMistake(CliTest.run("decode", PTM, "--jobs", "\uff12"), "--jobs", "ASCII digits");
+        assertMistake(CliTest.run("decode", PTM, "--chunk-size", "\uff18M"), "--chunk-size");
+        Path elf = tmp.resolve("a9.elf");
+        Files.write(elf, Corpus.elfBytes("a9-thumb"));
+        String exec = Path.of("core/src/test/resources/groundtruth/a9-thumb.exec.gz").toString();
+        assertMistake(CliTest.run("encode", "--protocol", "etm3", "--execution", exec, "--image", elf.toString(),
+                "-o", tmp.resolve("t.bin").toString(), "--async-period=\uff11\uff12"), "ASCII digits");
+        assertMistake(CliTest.run("encode", "--protocol", "etm3", "--execution", exec, "--image", elf.toString(),
+                "-o", tmp.resolve("t.bin").toString(), "--async-period", "\uff11\uff12"), "ASCII digits");
+        assertThat(tmp.resolve("t.bin")).doesNotExist();
+        // and in a snapshot's [regs]
+        Path snap = OutputSafetyTest.copyOf(Path.of(MTB), tmp.resolve("snap"));
+        Path ini = snap.resolve("mtb_0.ini");
+        String text = Files.readString(ini);
+        String position = text.lines().filter(l -> l.startsWith("POSITION")).findFirst().orElseThrow();
+        Files.writeString(ini, text.replace(position, "POSITION=-1"));
+        assertMistake(CliTest.run("decode", snap.toString()), "mtb_0.ini", "[regs] POSITION is negative");
+        Files.writeString(ini, text.replace(position, "POSITION=0x\uff12\uff10\uff10\uff10\uff10\uff10\uff10\uff10"));
+        assertMistake(CliTest.run("decode", snap.toString()), "mtb_0.ini", "[regs] POSITION is not a number");
+    }
+
+    /** merge: two counts of 2^63-1 summed to -2 with exit 0; negative counts were taken. */
+    @Test
+    void mergeRefusesCountsThatAreNegativeOrOverflow(@TempDir Path tmp) throws Exception {
+        Path a = Files.writeString(tmp.resolve("a.info"), "SF:x.c\nDA:3," + Long.MAX_VALUE + "\nend_of_record\n");
+        Path b = Files.writeString(tmp.resolve("b.info"), "SF:x.c\nDA:3," + Long.MAX_VALUE + "\nend_of_record\n");
+        Path out = tmp.resolve("all.info");
+        assertMistake(CliTest.run("merge", "--lcov", a.toString(), b.toString(), "-o", out.toString()), "b.info line 2",
+                "64-bit count");
+        Path f1 = Files.writeString(tmp.resolve("a.folded"), "main;work " + Long.MAX_VALUE + "\n");
+        Path f2 = Files.writeString(tmp.resolve("b.folded"), "main;work " + Long.MAX_VALUE + "\n");
+        assertMistake(CliTest.run("merge", "--folded", f1.toString(), f2.toString(), "-o", out.toString()), "b.folded line 1");
+        Path neg = Files.writeString(tmp.resolve("neg.folded"), "main 5\nmain;work -3\n");
+        assertMistake(CliTest.run("merge", "--folded", neg.toString(), "-o", out.toString()), "neg.folded line 2", "negative");
+        assertThat(out).doesNotExist();
+    }
+
     @Test
     void longValuesAreNotEchoedWhole() {
         String huge = "x".repeat(5000);

@@ -123,20 +123,77 @@ class ExecutionFormatTest {
         }
     }
 
+    /** The version 2 example of docs/execution-format.md: an SVC from EL0 to an upper-half kernel and back. */
+    private static final String A64_EXAMPLE = """
+            # Cortex-A53, AArch64: an SVC from EL0 to an EL1 kernel in the upper half
+            armtrace-execution 2 profile=AR core=cortex-a53 el=0 security=non-secure
+            I 40200020 A64 4 E
+            I 40200024 A64 4 N
+            I 40200028 A64 4 E
+            X 8 4020002c ffffff8040005400 el=1 ec=0x15
+            I ffffff8040005400 A64 4 E
+            I ffffff8040005600 A64 4 E
+            R 4020002c el=0
+            I 4020002c A64 4 E
+            """;
+
+    @Test
+    void readsAndWritesVersion2(@TempDir Path dir) throws IOException {
+        Execution ex;
+        ExecutionFormat.Header header;
+        try (ExecutionFormat.Reader r = reader(A64_EXAMPLE)) {
+            header = r.header();
+            ex = r.readAll();
+        }
+        assertThat(header).isEqualTo(new ExecutionFormat.Header(Profile.AR, "cortex-a53", 0,
+                ExecutionFormat.Security.NON_SECURE));
+        assertThat(ex.events()).containsExactly(
+                new ExecutionEvent.Step(0x40200020L, Isa.A64, 4, true),
+                new ExecutionEvent.Step(0x40200024L, Isa.A64, 4, false),
+                new ExecutionEvent.Step(0x40200028L, Isa.A64, 4, true),
+                new ExecutionEvent.ExceptionTaken(8, 0x4020002cL, 0xffffff8040005400L, 1, 0x15),
+                new ExecutionEvent.Step(0xffffff8040005400L, Isa.A64, 4, true),
+                new ExecutionEvent.Step(0xffffff8040005600L, Isa.A64, 4, true),
+                new ExecutionEvent.ExceptionReturned(0x4020002cL, 0),
+                new ExecutionEvent.Step(0x4020002cL, Isa.A64, 4, true));
+        Path f = dir.resolve("a64.exec");
+        ExecutionFormat.write(f, header, ex, "Cortex-A53, AArch64: an SVC from EL0 to an EL1 kernel in the upper half");
+        assertThat(Files.readString(f)).isEqualTo(A64_EXAMPLE);
+        // without exception level and security state the header is version 1, as before
+        ExecutionFormat.write(f, new ExecutionFormat.Header(Profile.AR, "cortex-a53"), ex);
+        assertThat(Files.readString(f)).contains("armtrace-execution 1 profile=AR core=cortex-a53\n");
+        assertThat(ExecutionFormat.read(f)).isEqualTo(ex);
+        // a level or a class the record does not state stays unknown; 0x prefix and case are optional
+        try (ExecutionFormat.Reader r = reader("armtrace-execution 2 profile=AR\nX 5 40 280\nX 4 40 200 ec=3C\nR 40\n")) {
+            assertThat(r.header().el()).isEqualTo(ExecutionEvent.ExceptionTaken.UNKNOWN);
+            assertThat(r.header().security()).isNull();
+            assertThat(r.readAll().events()).containsExactly(new ExecutionEvent.ExceptionTaken(5, 0x40, 0x280),
+                    new ExecutionEvent.ExceptionTaken(4, 0x40, 0x200, -1, 0x3c), new ExecutionEvent.ExceptionReturned(0x40));
+        }
+    }
+
     @Test
     void errorsNameTheLine() {
         String h = "armtrace-execution 1 profile=M\n";
         assertThatThrownBy(() -> reader("I 100 T32 2 E\n")).hasMessageContaining("line 1").hasMessageContaining("armtrace-execution");
-        assertThatThrownBy(() -> reader("armtrace-execution 2 profile=M\n")).hasMessageContaining("version 2");
+        assertThatThrownBy(() -> reader("armtrace-execution 3 profile=M\n")).hasMessageContaining("version 3");
         assertThatThrownBy(() -> reader("armtrace-execution 1\n")).hasMessageContaining("profile");
         assertThatThrownBy(() -> reader("")).hasMessageContaining("empty");
         assertThatThrownBy(() -> reader(h + "#\nI 100 T32 3 E\n").readAll()).hasMessageContaining("line 3").hasMessageContaining("size 3");
         assertThatThrownBy(() -> reader(h + "I 100 T32 2 Y\n").readAll()).hasMessageContaining("E or N");
         assertThatThrownBy(() -> reader(h + "I 100 ARM 4 E\n").readAll()).hasMessageContaining("unknown ISA");
         assertThatThrownBy(() -> reader(h + "I 1zz T32 2 E\n").readAll()).hasMessageContaining("hexadecimal");
-        assertThatThrownBy(() -> reader(h + "I 123456789 T32 2 E\n").readAll()).hasMessageContaining("32 bits");
+        assertThatThrownBy(() -> reader(h + "I 12345678901234567 A64 4 E\n").readAll()).hasMessageContaining("64 bits");
         assertThatThrownBy(() -> reader(h + "I 100 T32 2\n").readAll()).hasMessageContaining("missing field");
-        assertThatThrownBy(() -> reader(h + "R 100 200\n").readAll()).hasMessageContaining("unexpected text");
+        assertThatThrownBy(() -> reader(h + "R 100 200\n").readAll()).hasMessageContaining("unexpected '200'");
+        assertThatThrownBy(() -> reader(h + "R 100 el=0 el=0\n").readAll()).hasMessageContaining("unexpected text");
+        assertThatThrownBy(() -> reader(h + "X 5 100 200 el=4\n").readAll()).hasMessageContaining("0 to 3");
+        assertThatThrownBy(() -> reader(h + "X 5 100 200 ec=0x40\n").readAll()).hasMessageContaining("0x00 to 0x3f");
+        assertThatThrownBy(() -> reader(h + "X 5 100 200 ec=0x\n").readAll()).hasMessageContaining("0x00 to 0x3f");
+        assertThatThrownBy(() -> reader(h + "X 5 100 200 el=1 el=1\n").readAll()).hasMessageContaining("unexpected 'el=1'");
+        assertThatThrownBy(() -> reader(h + "X 5 100 200 pc=1\n").readAll()).hasMessageContaining("unexpected 'pc=1'");
+        assertThatThrownBy(() -> reader("armtrace-execution 2 profile=AR el=x\n")).hasMessageContaining("0 to 3");
+        assertThatThrownBy(() -> reader("armtrace-execution 2 profile=AR security=ns\n")).hasMessageContaining("non-secure");
         assertThatThrownBy(() -> reader(h + "Q 100\n").readAll()).hasMessageContaining("unknown event kind");
         assertThatThrownBy(() -> reader(h + "X 99999 100 200\n").readAll()).hasMessageContaining("out of range");
     }

@@ -325,6 +325,151 @@ class QemuPluginLogTest {
                 "X 14 00000102 00000090", "I 00000090 T32 2 E", "R 00000102", "I 00000102 T32 2 E"));
     }
 
+    /** Imports an excerpt with its own register log under {@code header}; returns the events and the counts. */
+    private static QemuPluginLog.Stats importExcerpt(String name, ExecutionFormat.Header header, List<ExecutionEvent> out)
+            throws IOException {
+        byte[] log = excerpt(name);
+        QemuPluginLog.Stats stats = QemuPluginLog.importLog(new ByteArrayInputStream(log), header, null,
+                new ByteArrayInputStream(log), out::add);
+        assertThat(stats.cpuUnmatched).as("instructions without a register record").isZero();
+        return stats;
+    }
+
+    /** {@code count} consecutive executed A64 instructions from {@code start}, as record lines. */
+    private static String[] a64Run(long start, int count) {
+        String[] lines = new String[count];
+        for (int i = 0; i < count; i++) {
+            lines[i] = "I " + Long.toHexString(start + 4L * i) + " A64 4 E";
+        }
+        return lines;
+    }
+
+    private static String[] concat(Object... parts) {
+        List<String> all = new ArrayList<>();
+        for (Object p : parts) {
+            if (p instanceof String[] a) {
+                all.addAll(List.of(a));
+            } else {
+                all.add((String) p);
+            }
+        }
+        return all.toArray(new String[0]);
+    }
+
+    private static final ExecutionFormat.Header USER_A64 = new ExecutionFormat.Header(Profile.AR, "cortex-a57", 0,
+            ExecutionFormat.Security.NON_SECURE);
+
+    /**
+     * qemu-aarch64, classify(4) of linux-a64 at 0x400854 (aarch64-linux-gnu-objdump -d): the
+     * {@code b.eq} at 0x400860 fails (PSTATE 0x20000000 before it: Z clear), {@code tbnz w1, #2}
+     * at 0x400864 goes to 0x40088c (w1 = 4: no condition code, so E), the {@code b.eq} at 0x400894
+     * and 0x4008a0 fail (PSTATE 0x80000000), {@code csel w0, w1, w0, eq} at 0x4008b0 executes
+     * (as every A64 instruction but B.cond does), {@code ret}.
+     */
+    @Test
+    void aarch64UserModeBcondFailsOnItsFlagsAndNothingElseFails() throws IOException {
+        String[] expected = {
+            "I 400854 A64 4 E", "I 400858 A64 4 E", "I 40085c A64 4 E", "I 400860 A64 4 N",
+            "I 400864 A64 4 E", "I 40088c A64 4 E", "I 400890 A64 4 E", "I 400894 A64 4 N",
+            "I 400898 A64 4 E", "I 40089c A64 4 E", "I 4008a0 A64 4 N", "I 4008a4 A64 4 E",
+            "I 4008a8 A64 4 E", "I 4008ac A64 4 E", "I 4008b0 A64 4 E", "I 4008b4 A64 4 E"};
+        List<ExecutionEvent> got = new ArrayList<>();
+        QemuPluginLog.Stats stats = importExcerpt("linux-a64-classify.log", USER_A64, got);
+        assertThat(got).containsExactlyElementsOf(events("AR", expected));
+        assertThat(stats.isaFromCpu).isEqualTo(16);
+        assertThat(stats.elMismatches).isZero();
+        // without the register log the ISA comes from the ELF's $x mapping symbol and each B.cond is
+        // judged by the next address: here the same
+        io.armtrace.image.ProgramImage symbolsOnly = new io.armtrace.image.ProgramImage(new io.armtrace.image.MemoryImage(),
+                io.armtrace.image.SymbolTable.of(List.of(), List.of(new long[] {0x400000, io.armtrace.image.SymbolTable.MAP_A64})));
+        List<ExecutionEvent> plain = new ArrayList<>();
+        QemuPluginLog.Stats fromSymbols = QemuPluginLog.importLog(new ByteArrayInputStream(excerpt("linux-a64-classify.log")),
+                USER_A64, symbolsOnly, null, plain::add);
+        assertThat(plain).isEqualTo(got);
+        assertThat(fromSymbols.isaFromSymbols).isEqualTo(16);
+        // the register log says EL0: a record claiming EL1 is contradicted at every instruction
+        QemuPluginLog.Stats wrong = importExcerpt("linux-a64-classify.log",
+                new ExecutionFormat.Header(Profile.AR, "cortex-a57", 1, null), new ArrayList<>());
+        assertThat(wrong.elMismatches).isEqualTo(16);
+        assertThat(wrong.consistent(true)).isFalse();
+    }
+
+    private static final ExecutionFormat.Header A53_EL0 = new ExecutionFormat.Header(Profile.AR, "cortex-a53", 0,
+            ExecutionFormat.Security.NON_SECURE);
+
+    /**
+     * qemu-system-aarch64, a53-el1: {@code svc #1} at EL0 (0x40200020). QEMU logs ESR 0x15/0x56000001
+     * (EC 0x15, SVC from AArch64), ELR 0x40200024 and the target EL1, PC 0xffffff8040005400: vector
+     * offset 0x400 (synchronous from a lower EL in AArch64), number 8. In sync_handler
+     * {@code b.eq} at ...586c passes (PSTATE 0x600003c5: Z set), {@code b.eq} at ...5898 fails
+     * (0x800003c5), {@code cbnz w0} at ...58b0 goes to ...58c0; the ERET at ...57b8 and QEMU's
+     * "Exception return from AArch64 EL1 to AArch64 EL0 PC 0x40200024" give the R.
+     */
+    @Test
+    void aarch64SvcFromEl0ToAnUpperHalfKernelAndBack() throws IOException {
+        long k = 0xffffff8040000000L;
+        String[] expected = concat("I 40203378 A64 4 E", "I 4020001c A64 4 E", "I 40200020 A64 4 E",
+                "X 8 40200024 ffffff8040005400 el=1 ec=0x15",
+                a64Run(k + 0x5400, 14), a64Run(k + 0x5860, 4), "I ffffff8040005890 A64 4 E",
+                "I ffffff8040005894 A64 4 E", "I ffffff8040005898 A64 4 N", a64Run(k + 0x589c, 6),
+                "I ffffff80400058c0 A64 4 E", "I ffffff8040005438 A64 4 E", a64Run(k + 0x5788, 13),
+                "R 40200024 el=0", "I 40200024 A64 4 E", "I 40200028 A64 4 E");
+        List<ExecutionEvent> got = new ArrayList<>();
+        QemuPluginLog.Stats stats = importExcerpt("a53-el0-svc.log", A53_EL0, got);
+        assertThat(got).containsExactlyElementsOf(events("AR", expected));
+        assertThat(stats.elMismatches).isZero();
+        assertThat(stats.resumeMismatches).isZero();
+        assertThat(stats.exceptions).isEqualTo(1);
+        assertThat(stats.returns).isEqualTo(1);
+    }
+
+    /**
+     * a53-el1: the timer's IRQ at EL0 comes right after {@code blr x22} at 0x402000ec (QEMU stopped
+     * the block at its target, cmp_desc at 0x40200050, before it ran: "Stopped execution of TB
+     * chain"), so the preferred return (ELR) is that target. Vector offset 0x480 (IRQ from a lower
+     * EL in AArch64): number 9; no exception class for an interrupt. In irq_handler {@code b.ne} at
+     * ...5820 fails (PSTATE 0x600003c5: the timer's INTID 27 was read).
+     */
+    @Test
+    void aarch64IrqAfterATakenBranchReturnsToItsTarget() throws IOException {
+        long k = 0xffffff8040000000L;
+        String[] expected = concat("I 402000e8 A64 4 E", "I 402000ec A64 4 E",
+                "X 9 40200050 ffffff8040005480 el=1",
+                a64Run(k + 0x5480, 14), a64Run(k + 0x5810, 4), "I ffffff8040005820 A64 4 N", a64Run(k + 0x5824, 11),
+                "I ffffff80400054b8 A64 4 E", a64Run(k + 0x5788, 13),
+                "R 40200050 el=0", "I 40200050 A64 4 E", "I 40200054 A64 4 E");
+        List<ExecutionEvent> got = new ArrayList<>();
+        QemuPluginLog.Stats stats = importExcerpt("a53-el0-irq.log", A53_EL0, got);
+        assertThat(got).containsExactlyElementsOf(events("AR", expected));
+        assertThat(stats.elMismatches).isZero();
+        // a record that starts at EL1 is contradicted by the two EL0 instructions before the IRQ
+        // (from the X on, the levels come from QEMU's exception lines)
+        QemuPluginLog.Stats wrong = importExcerpt("a53-el0-irq.log",
+                new ExecutionFormat.Header(Profile.AR, "cortex-a53", 1, null), new ArrayList<>());
+        assertThat(wrong.elMismatches).isEqualTo(2);
+    }
+
+    /**
+     * mps2-an505, Cortex-M33 from reset: the register log names the Secure state ("T S
+     * priv-thread"). {@code bcs.n} at 0x100000d4 passes (XPSR 0x61000000: C set, .data is empty),
+     * {@code bcs.n} at 0x100000f8 fails (0x81000000).
+     */
+    @Test
+    void armv8mSecureStateFromTheRegisterLog() throws IOException {
+        String[] expected = {"I 100000cc T32 2 E", "I 100000ce T32 2 E", "I 100000d0 T32 2 E", "I 100000d2 T32 2 E",
+            "I 100000d4 T32 2 E", "I 100000f2 T32 2 E", "I 100000f4 T32 2 E", "I 100000f6 T32 2 E",
+            "I 100000f8 T32 2 N", "I 100000fa T32 2 E", "I 100000fc T32 2 E", "I 100000fe T32 2 E"};
+        List<ExecutionEvent> got = new ArrayList<>();
+        QemuPluginLog.Stats stats = importExcerpt("m33-reset.log",
+                new ExecutionFormat.Header(Profile.M, "cortex-m33", -1, ExecutionFormat.Security.SECURE), got);
+        assertThat(got).containsExactlyElementsOf(events("M", expected));
+        assertThat(stats.securityMismatches).isZero();
+        QemuPluginLog.Stats wrong = importExcerpt("m33-reset.log",
+                new ExecutionFormat.Header(Profile.M, "cortex-m33", -1, ExecutionFormat.Security.NON_SECURE), new ArrayList<>());
+        assertThat(wrong.securityMismatches).isEqualTo(12);
+        assertThat(wrong.consistent(true)).isFalse();
+    }
+
     /** Mutated logs: the import either works or stops with a FormatException naming the line. */
     @Test
     void mutatedLogsFailCleanly() throws IOException {

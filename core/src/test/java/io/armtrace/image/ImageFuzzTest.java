@@ -9,8 +9,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
- * Arbitrary bytes as program images: ELF files (read with jelf, which may throw anything on a damaged
- * file), DWARF line tables and raw memory dumps. Each either loads or says what is wrong with an
+ * Arbitrary bytes as program images: ELF files (32- and 64-bit, executables and relocatable files placed
+ * as Linux places a kernel module), DWARF line tables and raw memory dumps. Each either loads or says what is wrong with an
  * {@link ImageException}; what loads can be read without exceptions. {@code mvn test} replays the stored
  * inputs (regression mode); {@code JAZZER_FUZZ=1} fuzzes.
  */
@@ -32,13 +32,25 @@ class ImageFuzzTest {
             image.lines().lookup(s.address());
         }
         image.lines().problem();
+        ElfImage.Description d = ElfImage.describe(java.nio.ByteBuffer.wrap(data), "fuzz.elf");
+        d.buildIdHex();
+        if (d.isRelocatable()) {
+            try {
+                ProgramImage placed = ElfImage.loadRelocatable(java.nio.ByteBuffer.wrap(data), "fuzz.elf",
+                        ElfImage.linuxModuleLayout(java.nio.ByteBuffer.wrap(data), "fuzz.elf", 0xffffff8000010000L));
+                readEverywhere(placed.memory());
+                placed.lines().rows();
+            } catch (ImageException e) {
+                assertThat(e.getMessage()).startsWith("fuzz.elf");
+            }
+        }
     }
 
     @FuzzTest(maxDuration = "20s")
     void lineTableReadsOrSaysWhy(byte[] data) {
         // the input is the .debug_line section and also its string sections (DWARF 5 names files by offset)
         try {
-            DwarfLineReader.read(data, data, data, "fuzz");
+            DwarfLineReader.read(data, data, data, data.length % 2 == 0 ? 4 : 8, "fuzz");
         } catch (ImageException e) {
             assertThat(e.getMessage()).startsWith("fuzz");
         }

@@ -16,7 +16,9 @@ import org.junit.jupiter.params.provider.ValueSource;
  * {@code readelf --debug-dump=decodedline} printed for the same file (tools/dwarf/generate.sh made
  * both). The files are real compiler output: arm-none-eabi-gcc and arm-linux-gnueabihf-gcc 12, ARM and
  * Thumb, DWARF 2, 3, 4 and 5, and copies of ground-truth programs (several units, C and assembler,
- * static glibc).
+ * static glibc); aarch64-linux-gnu-gcc 12 (ELF64, references from aarch64-linux-gnu-objdump
+ * --dwarf=decodedline), DWARF 2 to 5 at -O0/-O1/-O2, 64-bit DWARF (-gdwarf64) and code at a kernel
+ * address above 4 GiB.
  */
 class LineTableTest {
 
@@ -41,7 +43,8 @@ class LineTableTest {
                 continue;
             }
             int line = t[1].equals("-") ? -1 : Integer.parseInt(t[1]);
-            out.add(new Ref(t[0], line, Long.decode(t[2]), t[t.length - 1].equals("x")));
+            out.add(new Ref(t[0], line, t[2].equals("0") ? 0 : Long.parseUnsignedLong(t[2].substring(2), 16),
+                    t[t.length - 1].equals("x")));
         }
         return out;
     }
@@ -54,7 +57,9 @@ class LineTableTest {
     @ValueSource(strings = {"eabi-arm-dwarf2", "eabi-arm-dwarf3", "eabi-arm-dwarf4", "eabi-arm-dwarf5",
             "eabi-thumb-dwarf2", "eabi-thumb-dwarf3", "eabi-thumb-dwarf4", "eabi-thumb-dwarf5",
             "linux-arm-dwarf4", "linux-arm-dwarf5", "linux-thumb-dwarf4", "linux-thumb-dwarf5",
-            "corpus-a9-thumb", "corpus-arm926-arm", "corpus-m3", "corpus-linux-thumb", "eabi-m3-gc-dwarf5"})
+            "corpus-a9-thumb", "corpus-arm926-arm", "corpus-m3", "corpus-linux-thumb", "eabi-m3-gc-dwarf5",
+            "a64-O0-dwarf4", "a64-O2-dwarf4", "a64-O0-dwarf5", "a64-O2-dwarf5", "a64-O2-dwarf3", "a64-O2-dwarf2",
+            "a64-O2-dwarf5-64", "a64-O1-dwarf4-64", "a64-kernel-dwarf5"})
     void rowsEqualReadelfDecodedLine(String name) throws IOException {
         byte[] elf = resource("/dwarf/" + name + (name.startsWith("corpus-") ? ".elf.gz" : ".elf"));
         LineTable table = ElfImage.load(elf, name).lines();
@@ -188,8 +193,11 @@ class LineTableTest {
 
     private static byte[] sectionBytes(LineTable t) throws IOException {
         byte[] elf = resource("/dwarf/eabi-thumb-dwarf5.elf");
-        net.fornwall.jelf.ElfFile f = net.fornwall.jelf.ElfFile.from(elf);
-        return f.firstSectionByName(".debug_line").getData();
+        ElfFile f = ElfFile.read(java.nio.ByteBuffer.wrap(elf), "eabi-thumb-dwarf5");
+        java.nio.ByteBuffer b = f.contents(f.section(".debug_line"));
+        byte[] out = new byte[b.limit()];
+        b.get(0, out);
+        return out;
     }
 
     /**

@@ -32,7 +32,7 @@ public class InstructionOracleTest {
             if (size == 2) {
                 return new byte[] {(byte) opcode, (byte) (opcode >>> 8)};
             }
-            if (isa == Isa.A32) {
+            if (isa != Isa.T32) { // A32 and A64: a little-endian word
                 return new byte[] {(byte) opcode, (byte) (opcode >>> 8), (byte) (opcode >>> 16), (byte) (opcode >>> 24)};
             }
             return new byte[] {(byte) (opcode >>> 16), (byte) (opcode >>> 24), (byte) opcode, (byte) (opcode >>> 8)};
@@ -66,7 +66,8 @@ public class InstructionOracleTest {
             long next = -1;
             for (String line; (line = r.readLine()) != null; ) {
                 if (line.startsWith("# profile ")) {
-                    profile = Profile.valueOf(line.substring(10).trim());
+                    String p = line.substring(10).trim();
+                    profile = p.equals("A64") ? Profile.AR : Profile.valueOf(p); // A64 tables: A-profile cores
                 }
                 if (line.startsWith("#")) {
                     continue;
@@ -74,8 +75,8 @@ public class InstructionOracleTest {
                 String[] f = line.split("\t", -1);
                 long address = f[0].isEmpty() ? next : Long.parseLong(f[0], 16);
                 int size = Integer.parseInt(f[2]);
-                rows.add(new Row(address, f[1].equals("A") ? Isa.A32 : Isa.T32, size, (int) Long.parseLong(f[3], 16),
-                        f[4], f[5], f[6].equals("-") ? -1 : Long.parseLong(f[6], 16)));
+                rows.add(new Row(address, f[1].equals("A") ? Isa.A32 : f[1].equals("X") ? Isa.A64 : Isa.T32, size, (int) Long.parseLong(f[3], 16),
+                        f[4], f[5], f[6].equals("-") ? -1 : Long.parseUnsignedLong(f[6], 16)));
                 next = address + size;
             }
         }

@@ -49,6 +49,34 @@ class IniFileTest {
     }
 
     @Test
+    void onlyAsciiDigitsAndNoSign() {
+        // Long.parseUnsignedLong reads these as 0x8000, 10 and 5
+        for (String bad : new String[] {"0x\uff18\uff10\uff10\uff10", "\u0661\u0660", "\uff15", "-1", "-0x10", "+5",
+                "0x1FFFFFFFFFFFFFFFF", "18446744073709551616", "0x", "u"}) {
+            assertThatThrownBy(() -> IniFile.parseNumber(bad)).as(bad).isInstanceOf(NumberFormatException.class);
+        }
+        assertThat(IniFile.parseNumber("18446744073709551615")).isEqualTo(-1L);
+        assertThat(IniFile.parseNumber("01777777777777777777777")).isEqualTo(-1L);
+    }
+
+    @Test
+    void aNamedPipeOrDeviceIsRefusedAndAnythingIsReadWithABound(@org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
+        Path fifo = dir.resolve("trace.ini");
+        assertThat(new ProcessBuilder("mkfifo", fifo.toString()).start().waitFor()).isZero();
+        org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(java.time.Duration.ofSeconds(20), () ->
+                assertThatThrownBy(() -> IniFile.read(fifo)).isInstanceOf(InputException.class)
+                        .hasMessageContaining("trace.ini: is a named pipe (FIFO), not a regular file"));
+        assertThatThrownBy(() -> IniFile.read(Path.of("/dev/zero"))).isInstanceOf(InputException.class)
+                .hasMessageContaining("/dev/zero: is a device, not a regular file");
+        assertThatThrownBy(() -> IniFile.read(dir)).isInstanceOf(InputException.class).hasMessageContaining("is a directory");
+        // the bound holds for a stream that does not end, whatever its kind
+        assertThat(io.armtrace.image.FileKind.readAtMost(Path.of("/dev/zero"), 1 << 10)).isNull();
+        java.nio.file.Files.writeString(dir.resolve("small.ini"), "[a]\nb=1\n");
+        assertThat(io.armtrace.image.FileKind.readAtMost(dir.resolve("small.ini"), 8)).hasSize(8);
+        assertThat(io.armtrace.image.FileKind.readAtMost(dir.resolve("small.ini"), 7)).isNull();
+    }
+
+    @Test
     void malformedLinesNameFileAndLine() {
         assertThatThrownBy(() -> parse("[a]\nno equals here\n"))
                 .isInstanceOf(InputException.class).hasMessageContaining("x.ini line 2");

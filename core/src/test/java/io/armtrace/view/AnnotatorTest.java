@@ -52,7 +52,7 @@ public class AnnotatorTest {
             int colon = line.lastIndexOf(':');
             String file = line.substring(sp + 1, colon);
             String num = line.substring(colon + 1);
-            out.add(new Ref(Long.parseLong(line.substring(0, sp), 16), file.equals("??") ? null : file,
+            out.add(new Ref(Long.parseUnsignedLong(line.substring(0, sp), 16), file.equals("??") ? null : file,
                     num.equals("?") ? 0 : Integer.parseInt(num)));
         }
         return out;
@@ -77,7 +77,9 @@ public class AnnotatorTest {
     @ValueSource(strings = {"a9-arm", "a9-thumb", "arm926-arm", "arm926-thumb", "m0plus", "m3", "linux-arm",
             "linux-thumb", "eabi-arm-dwarf2", "eabi-arm-dwarf3", "eabi-arm-dwarf4", "eabi-arm-dwarf5",
             "eabi-thumb-dwarf2", "eabi-thumb-dwarf5", "linux-arm-dwarf4", "linux-thumb-dwarf5",
-            "example-etm2-arm926-thumb", "example-etm3-a9-thumb", "example-mtb-m0plus"})
+            "example-etm2-arm926-thumb", "example-etm3-a9-thumb", "example-mtb-m0plus",
+            "a64-O0-dwarf4", "a64-O2-dwarf4", "a64-O0-dwarf5", "a64-O2-dwarf5", "a64-O2-dwarf3", "a64-O2-dwarf2",
+            "a64-O1-dwarf4-64", "a64-kernel-dwarf5"}) // (not a64-O2-dwarf5-64: addr2line 2.40 reads no line of 64-bit DWARF 5)
     void sourceLinesOfEveryInstructionAgreeWithAddr2line(String name) throws IOException {
         ProgramImage image = ElfImage.load(elf(name), name);
         List<Ref> refs = table(name);
@@ -86,10 +88,16 @@ public class AnnotatorTest {
         // in address order, as a listing walks code (the cached path), then shuffled (every lookup a miss)
         List<Ref> shuffled = new ArrayList<>(refs);
         Collections.shuffle(shuffled, new Random(11));
+        // Where binutils disagrees with itself, the line table as objdump decodes it decides (see addr2lineSlips)
+        java.util.Set<Long> slips = name.startsWith("a64-") ? addr2lineSlips(name, image) : java.util.Set.of();
+        assertThat(slips.size()).as("addresses where addr2line contradicts the line table").isLessThanOrEqualTo(8);
         for (List<Ref> order : List.of(refs, shuffled)) {
             Annotator a = new Annotator(image);
             for (Ref r : order) {
                 LineTable.Location l = a.location(r.address());
+                if (slips.contains(r.address())) {
+                    continue;
+                }
                 if (r.file() == null) {
                     assertThat(l).as("%s 0x%x", name, r.address()).isNull();
                     continue;
@@ -101,6 +109,37 @@ public class AnnotatorTest {
             }
         }
         assertThat(known).isPositive();
+    }
+
+    /**
+     * The addresses where aarch64-linux-gnu-addr2line (binutils 2.40) answers differently from the row
+     * in force in aarch64-linux-gnu-objdump --dwarf=decodedline's table (the last row at or below the
+     * address), while the image agrees with objdump: in a64-O0-dwarf5 the rows before the first
+     * DW_LNS_set_file belong to file 1 (lines.h: the DWARF 5 file register starts at 1, 6.2.2), which
+     * addr2line reads as the primary file lines.c (the out-of-line copy of the header's inline function).
+     * Every other address is compared with addr2line.
+     */
+    static java.util.Set<Long> addr2lineSlips(String name, ProgramImage image) {
+        java.util.TreeMap<Long, String> rows = new java.util.TreeMap<>();
+        for (String line : new String(bytes("/dwarf/" + name + ".decodedline.txt"), StandardCharsets.UTF_8).split("\n")) {
+            String[] t = line.trim().split("\\s+");
+            if (t.length >= 3 && (t[2].startsWith("0x") || t[2].equals("0"))) {
+                long a = t[2].equals("0") ? 0 : Long.parseUnsignedLong(t[2].substring(2), 16);
+                rows.put(a, t[1].equals("-") ? "" : t[0] + ":" + t[1]); // the last row at an address wins
+            }
+        }
+        java.util.Set<Long> out = new java.util.HashSet<>();
+        for (Ref r : table(name)) {
+            java.util.Map.Entry<Long, String> e = rows.floorEntry(r.address());
+            String objdump = e == null || e.getValue().isEmpty() ? null : e.getValue();
+            LineTable.Location l = image.lines().lookup(r.address());
+            String ours = l == null ? null : l.fileName() + ":" + l.line();
+            String addr2line = r.file() == null ? null : Path.of(r.file()).getFileName() + ":" + r.line();
+            if (objdump != null && objdump.equals(ours) && !objdump.equals(addr2line)) {
+                out.add(r.address());
+            }
+        }
+        return out;
     }
 
     @ParameterizedTest

@@ -60,8 +60,8 @@ class MergeTest {
 
     private static String lcov(String... files) throws IOException {
         LcovTracefile t = new LcovTracefile();
-        for (String f : files) {
-            t.add(new StringReader(f), "test");
+        for (int i = 0; i < files.length; i++) {
+            t.add(new StringReader(files[i]), (char) ('a' + i) + ".info");
         }
         StringWriter w = new StringWriter();
         t.write(new PrintWriter(w), "armtrace");
@@ -123,6 +123,33 @@ class MergeTest {
                 .hasMessageContaining("line 2");
         assertThatThrownBy(() -> new FoldedStacks().add(new StringReader("main\n"), "p.folded"))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("p.folded line 1");
+    }
+
+    /** Two counts of 2^63-1 gave -2 in the sum, and negative counts were taken: both are refused with file and line. */
+    @Test
+    void countsThatAreNegativeMalformedOrOverflowAreRefused() {
+        String max = Long.toString(Long.MAX_VALUE);
+        assertThatThrownBy(() -> lcov("SF:x\nDA:3," + max + "\nend_of_record\n", "SF:x\nDA:3,1\nend_of_record\n"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("b.info line 2")
+                .hasMessageContaining("64-bit count");
+        assertThatThrownBy(() -> lcov("SF:x\nFNDA:" + max + ",main\nend_of_record\n", "SF:x\nFNDA:" + max + ",main\n"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("b.info line 2");
+        assertThatThrownBy(() -> lcov("SF:x\nBRDA:1,0,0," + max + "\n", "SF:x\nBRDA:1,0,0,1\n"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("b.info line 2");
+        for (String bad : new String[] {"DA:3,-1", "FNDA:-5,main", "BRDA:1,0,0,-2", "DA:-3,1", "DA:3,+1", "DA:3,\uff11",
+                "DA:3,99999999999999999999"}) {
+            assertThatThrownBy(() -> lcov("SF:x\n" + bad + "\n")).as(bad).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("a.info line 2");
+        }
+        FoldedStacks f = new FoldedStacks();
+        assertThatThrownBy(() -> {
+            f.add(new StringReader("main;work " + max + "\n"), "a.folded");
+            f.add(new StringReader("other 1\nmain;work 1\n"), "b.folded");
+        }).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("b.folded line 2").hasMessageContaining("64-bit");
+        for (String bad : new String[] {"main -1", "main +1", "main \u0661", "main 1e3"}) {
+            assertThatThrownBy(() -> new FoldedStacks().add(new StringReader(bad + "\n"), "c.folded")).as(bad)
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("c.folded line 1");
+        }
     }
 
     @FuzzTest(maxDuration = "30s")

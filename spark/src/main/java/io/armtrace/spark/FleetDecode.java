@@ -215,15 +215,16 @@ public final class FleetDecode {
     }
 
     /**
-     * The {@code armtrace coverage} runs of one capture: one per trace source that {@code armtrace decode}
-     * decodes (a protocol armtrace knows, and a trace buffer), as an LCOV tracefile describes one
-     * program; without {@code --source} when there is only one. Source files are named as the compiler
-     * recorded them ({@code --source-paths recorded}): the executors do not have the sources; the merged
-     * tracefile is read where they are.
+     * The {@code armtrace coverage} runs of one capture: one per trace source of program flow that {@code
+     * armtrace decode} decodes (a protocol armtrace knows, not software trace, and a trace buffer), as an LCOV
+     * tracefile describes one program; without {@code --source} when there is only one. Source files are
+     * named as the compiler recorded them ({@code --source-paths recorded}): the executors do not have the
+     * sources; the merged tracefile is read where they are.
      */
     public static List<List<String>> coverageRuns(java.nio.file.Path capture, java.nio.file.Path lcov) {
         List<SnapshotSource> sources = Snapshot.load(capture).sources().stream()
-                .filter(s -> Protocols.forDeviceType(s.type()).isPresent() && s.bufferFile() != null).toList();
+                .filter(s -> Protocols.forDeviceType(s.type()).filter(p -> p.tracesProgramFlow()).isPresent()
+                        && s.bufferFile() != null).toList();
         List<List<String>> runs = new ArrayList<>();
         if (sources.size() == 1) {
             runs.add(List.of("coverage", capture.toString(), "--lcov", lcov.toString(), "--source-paths", "recorded"));

@@ -24,7 +24,7 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * Disassembly throughput on real code: the first {@value #N} instructions of an ISA oracle table
- * (compiled newlib/libgcc and C programs), each disassembled from its encoding ({@code uncached}), and
+ * (compiled newlib/libgcc and C programs; a64-O2: glibc and libm for AArch64), each disassembled from its encoding ({@code uncached}), and
  * the same instructions walked through a {@link DisassemblyCache} a second time round ({@code cached},
  * what a listing of a hot loop costs). Scores are instructions per second.
  *
@@ -39,7 +39,7 @@ import org.openjdk.jmh.annotations.Warmup;
 public class DisassemblerBenchmark {
     static final int N = 8192;
 
-    @Param({"a9-arm", "a9-thumb"})
+    @Param({"a9-arm", "a9-thumb", "a64-O2"})
     public String table;
 
     private int[] opcodes;

@@ -10,7 +10,8 @@ import io.armtrace.image.SymbolTable;
 import io.armtrace.trace.Isa;
 
 /**
- * Turns A32 and T32 instructions into text, spelt as GNU {@code arm-none-eabi-objdump -d} spells them
+ * Turns A32, T32 and A64 instructions into text, spelt as GNU {@code arm-none-eabi-objdump -d} (A64:
+ * {@code aarch64-linux-gnu-objdump -d}, see {@link A64Disassembler}) spells them
  * (unified syntax: {@code push {r4, lr}}, {@code ldr r3, [pc, #12]}, {@code bl 8aa8 <main>},
  * {@code it eq}, {@code addeq}, {@code .w} where objdump writes it). Branch targets are absolute
  * addresses followed by {@code <symbol+0xoff>} when a symbol table is given; objdump's comments
@@ -63,6 +64,10 @@ public final class Disassembler {
                 long w = memory.u32(address);
                 return w < 0 ? null : disassemble((int) w, 4, isa, address, itState, symbols);
             }
+            case A64: {
+                long w = memory.u32(address);
+                return w < 0 ? null : disassemble((int) w, 4, isa, address, itState, symbols);
+            }
             case T32:
             case THUMB_EE: {
                 int h1 = memory.u16(address);
@@ -89,6 +94,8 @@ public final class Disassembler {
         String s;
         if (isa == Isa.A32) {
             s = profile == Profile.M ? null : A32Disassembler.disassemble(opcode, address, names);
+        } else if (isa == Isa.A64) {
+            s = profile == Profile.M ? null : A64Disassembler.disassemble(opcode, address, names);
         } else if (isa == Isa.T32 || isa == Isa.THUMB_EE) {
             s = size == 2 ? T32Disassembler.t16(opcode, address, itState, names)
                     : T32Disassembler.t32(opcode, address, itState, names, profile == Profile.M);

@@ -23,7 +23,9 @@ public final class DisassemblyCache {
     private final Disassembler disassembler;
     private final MemoryImage memory;
     private final SymbolTable symbols;
-    private final long[] keys = new long[ENTRIES];
+    /** Per entry: the address, and the state (ISA ordinal | IT state << 8); A64 addresses use all 64 bits. */
+    private final long[] addresses = new long[ENTRIES];
+    private final int[] states = new int[ENTRIES];
     private final String[] texts = new String[ENTRIES];
     /** Per entry: the IT instruction's firstcond:mask, or -1 for any other instruction. */
     private final int[] itInstructions = new int[ENTRIES];
@@ -36,7 +38,7 @@ public final class DisassemblyCache {
         this.disassembler = disassembler;
         this.memory = memory;
         this.symbols = symbols;
-        java.util.Arrays.fill(keys, -1);
+        java.util.Arrays.fill(states, -1);
     }
 
     /**
@@ -58,28 +60,30 @@ public final class DisassemblyCache {
         }
         next = address + size;
         int it = itState;
-        long key = (address & 0xFFFFFFFFL) | ((long) isa.ordinal() << 32) | ((long) it << 40);
-        int slot = (int) ((key ^ (key >>> 17) ^ (key >>> 40)) * 0x9E3779B1L >>> 18) & (ENTRIES - 1);
+        int state = isa.ordinal() | it << 8;
+        long key = address ^ (address >>> 32) ^ ((long) state << 24);
+        int slot = (int) ((key ^ (key >>> 17)) * 0x9E3779B1L >>> 18) & (ENTRIES - 1);
         String s;
         int itInstruction;
-        if (keys[slot] == key) {
+        if (addresses[slot] == address && states[slot] == state) {
             s = texts[slot];
             itInstruction = itInstructions[slot];
         } else {
             Disassembler.Text t = disassembler.disassemble(memory, address, isa, it, symbols);
             s = t == null ? null : listing(t);
             itInstruction = -1;
-            if (isa != Isa.A32 && size == 2) {
+            if ((isa == Isa.T32 || isa == Isa.THUMB_EE) && size == 2) {
                 int hw = memory.u16(address);
                 if (hw >= 0 && (hw & 0xFF00) == 0xBF00 && (hw & 0xF) != 0) {
                     itInstruction = hw & 0xFF;
                 }
             }
-            keys[slot] = key;
+            addresses[slot] = address;
+            states[slot] = state;
             texts[slot] = s;
             itInstructions[slot] = itInstruction;
         }
-        if (isa == Isa.A32) {
+        if (isa == Isa.A32 || isa == Isa.A64) {
             itState = 0;
         } else {
             itState = itInstruction >= 0 ? itInstruction : InstructionClassifier.itAdvance(it);

@@ -1,0 +1,107 @@
+package io.armtrace.protocol.etm4;
+
+import io.armtrace.protocol.DecodeInput;
+import io.armtrace.protocol.PacketListener;
+import io.armtrace.protocol.TraceFeed;
+import io.armtrace.protocol.TraceProtocol;
+import io.armtrace.protocol.UnsupportedProtocolException;
+import io.armtrace.source.Registers;
+import io.armtrace.trace.ElementSink;
+import java.io.IOException;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * ETMv4 (ETMv4.0-4.6: the trace units of Armv8 cores, Cortex-A53 ... X, Neoverse, R52, M33/M55/M85) and ETE
+ * (Armv9's Embedded Trace Extension) as the registry and the command line see them: one class, two entries
+ * ({@code etm4} and {@code ete}), since ETE's packets are ETMv4's with a few changed and added.
+ */
+public final class Etm4Protocol implements TraceProtocol {
+    private final boolean ete;
+
+    public Etm4Protocol(boolean ete) {
+        this.ete = ete;
+    }
+
+    @Override
+    public String name() {
+        return ete ? "ete" : "etm4";
+    }
+
+    @Override
+    public String title() {
+        return ete ? "ETE" : "ETMv4";
+    }
+
+    @Override
+    public List<String> registerNames() {
+        return Etm4Config.REGISTERS;
+    }
+
+    @Override
+    public io.armtrace.isa.Profile profile(Registers registers) {
+        return registers.get("ARMV8M", 0) != 0 || registers.get("ARMV7M", 0) != 0 ? io.armtrace.isa.Profile.M
+                : io.armtrace.isa.Profile.AR;
+    }
+
+    /** An M-profile core type (Cortex-M7: Armv7-M; Cortex-M23, M33, M35P, M52, M55, M85: Armv8-M) implies ARMV7M or ARMV8M. */
+    @Override
+    public Registers registersForCore(String coreType) {
+        Registers r = new Registers();
+        String t = coreType == null ? "" : coreType.trim().toUpperCase(Locale.ROOT);
+        if (t.startsWith("CORTEX-M")) {
+            String model = t.substring("CORTEX-M".length());
+            boolean v7 = model.equals("7") || model.equals("3") || model.equals("4") || model.startsWith("0") || model.equals("1");
+            r.put(v7 ? "ARMV7M" : "ARMV8M", 1);
+        }
+        return r;
+    }
+
+    /** Snapshot device types: ETM4 and ETM4.0 ... ETM4.6 (OpenCSD and DS-5 also write ETMv4), or ETE. */
+    @Override
+    public boolean handlesDeviceType(String type) {
+        String t = type.trim().toUpperCase(Locale.ROOT);
+        if (ete) {
+            return t.equals("ETE") || t.startsWith("ETE.") || t.startsWith("ETEV");
+        }
+        return t.equals("ETM4") || t.startsWith("ETM4.") || t.equals("ETMV4") || t.startsWith("ETMV4.");
+    }
+
+    @Override
+    public List<String> describe(Registers registers) {
+        return config(registers, -1).describe();
+    }
+
+    /**
+     * The configuration of a source: its registers, with the snapshot's trace ID when it has one. A
+     * configuration that contradicts itself is a mistake in the registers given: one sentence.
+     */
+    Etm4Config config(Registers registers, int traceId) {
+        Etm4Config c = Etm4Config.of(registers, ete);
+        String wrong = c.contradiction(registers);
+        if (wrong != null) {
+            throw new IllegalArgumentException(title() + " registers contradict each other: " + wrong);
+        }
+        return traceId >= 0 ? c.withTraceId(traceId) : c;
+    }
+
+    Etm4Config config(DecodeInput input) {
+        return config(input.registers(), input.traceId());
+    }
+
+    @Override
+    public void packets(DecodeInput input, PacketListener out) throws IOException {
+        Etm4Config c = config(input);
+        boolean m = c.isMProfile();
+        Etm4PacketReader reader = new Etm4PacketReader(c, p -> out.packet(p.offset, p.length, p.text(m)));
+        TraceFeed.feed(input.data(), reader::push);
+        reader.end();
+    }
+
+    @Override
+    public void decode(DecodeInput input, ElementSink sink) {
+        config(input);
+        throw new UnsupportedProtocolException(title() + " instruction decode is not available yet; "
+                + "'armtrace packets' lists the packets and 'armtrace stats' counts them.");
+    }
+}
