@@ -50,7 +50,7 @@ import org.apache.spark.api.java.function.Function;
  * Decoding runs the command line's own code (one capture per task, each on one thread), so the results
  * are byte for byte those of the command line run capture by capture.
  *
- * <p>A capture that cannot be decoded (a damaged snapshot, a file it names missing) does not stop the
+ * <p>A capture that cannot be decoded (a damaged snapshot) does not stop the
  * job: {@code status.tsv} has one line per capture, {@code NAME<TAB>ok} or {@code NAME<TAB>error<TAB>}
  * the command line's sentence, with the capture's input path in it (not the executor's copy), and the
  * other captures' results are written and added up as usual.

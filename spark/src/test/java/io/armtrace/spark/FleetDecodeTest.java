@@ -62,10 +62,10 @@ class FleetDecodeTest {
         encoded(fleet.resolve("mtb-m0plus-1k"), "mtb", "m0plus");
         encoded(fleet.resolve("mtb-m0plus-4k"), "mtb", "m0plus", "--buffer-size=4096");
         encoded(fleet.resolve("etm3-m3-dwarf"), "etm3", "m3", "--profile-m");
-        // one capture that cannot be decoded: its device file names a memory dump that is not there
-        Path bad = fleet.resolve("etm3-dump-missing");
+        // one capture that cannot be decoded: its snapshot.ini lists no devices
+        Path bad = fleet.resolve("etm3-no-devices");
         copyTree(Path.of("examples/etm3-a9-thumb"), bad);
-        Files.delete(bad.resolve("program.elf"));
+        Files.writeString(bad.resolve("snapshot.ini"), "[snapshot]\nversion=1.0\n");
 
         Path sparkOut = tmp.resolve("spark-out");
         FleetDecode.Summary summary = FleetDecode.run(sc, fleet.toString(), sparkOut.toString());
@@ -79,11 +79,12 @@ class FleetDecodeTest {
         assertThat(summary.failed()).isEqualTo(1);
         List<String> status = Files.readAllLines(sparkOut.resolve("status.tsv"));
         assertThat(status).hasSize(all.size());
-        String failure = status.stream().filter(l -> l.startsWith("etm3-dump-missing\t")).findFirst().orElseThrow();
-        assertThat(failure).startsWith("etm3-dump-missing\terror\tarmtrace decode exited 2: ")
-                .contains(bad.toAbsolutePath().toString()).contains("program.elf").doesNotContain("armtrace-capture");
+        String failure = status.stream().filter(l -> l.startsWith("etm3-no-devices\t")).findFirst().orElseThrow();
+        assertThat(failure).startsWith("etm3-no-devices\terror\tarmtrace decode exited 2: ")
+                .contains(bad.resolve("snapshot.ini").toAbsolutePath().toString()).contains("[device_list]")
+                .doesNotContain("armtrace-capture");
         assertThat(status).filteredOn(l -> !l.equals(failure)).allMatch(l -> l.endsWith("\tok"));
-        assertThat(sparkOut.resolve("captures").resolve("etm3-dump-missing.jsonl")).doesNotExist();
+        assertThat(sparkOut.resolve("captures").resolve("etm3-no-devices.jsonl")).doesNotExist();
         List<Path> captures = all.stream().filter(c -> !c.equals(bad)).toList();
 
         // the command line, one capture at a time
