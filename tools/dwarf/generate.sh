@@ -24,6 +24,19 @@ for v in 4 5; do
     build linux-arm-dwarf$v arm-linux-gnueabihf-gcc -O1 -g -gdwarf-$v -marm -nostdlib -Wl,-e,main -Wl,--build-id=none
     build linux-thumb-dwarf$v arm-linux-gnueabihf-gcc -O2 -g -gdwarf-$v -mthumb -nostdlib -Wl,-e,main -Wl,--build-id=none
 done
+# An absolute compilation directory (DW_AT_comp_dir /src/fw): DWARF 2-4 line programs name the file
+# relative to it, DWARF 5 ones through their directory 0. addr2line's answer for every instruction is the
+# reference of LineTable.compilationPath (NAME.addr2line.txt: "ADDRESS FILE:LINE").
+for v in 2 4 5; do
+    name=eabi-thumb-compdir-dwarf$v
+    arm-none-eabi-gcc -O2 -g -gdwarf-$v -mthumb -mcpu=cortex-m3 $BARE -fdebug-prefix-map="$(pwd)"=/src/fw \
+        -o "$out/$name.elf" lines.c
+    arm-none-eabi-objcopy --remove-section=.comment "$out/$name.elf"
+    arm-none-eabi-objdump -d "$out/$name.elf" | sed -nE 's/^ *([0-9a-f]+):\t.*/\1/p' > "$out/$name.addrs"
+    arm-none-eabi-addr2line -e "$out/$name.elf" < "$out/$name.addrs" | sed -E 's/ \(discriminator [0-9]+\)$//' \
+        | paste -d ' ' "$out/$name.addrs" - > "$out/$name.addr2line.txt"
+    rm -f "$out/$name.addrs"
+done
 # Programs of the ground-truth corpus (several compilation units, C and assembler, DWARF 5; the
 # Linux ones with a static glibc), copied here once so that their references stay valid when the
 # corpus is rebuilt. Give the corpus directory as the first argument to refresh the copies.

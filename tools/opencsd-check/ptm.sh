@@ -52,18 +52,8 @@ for path in "${progs[@]}"; do
     # shellcheck disable=SC2086
     ./armtrace encode --protocol ptm --execution "$path.exec.gz" --image "$work/$prog.elf" \
         --core "$core" --snapshot-out "$snap" $opts >/dev/null 2>&1
-    # OpenCSD reads 4 bytes for every instruction: a 16-bit Thumb instruction in the last 2 bytes of a
-    # dump reads as inaccessible. Pad each dump with 4 zero bytes (outside the program) for its sake.
-    python3 - "$snap" <<'PY'
-import re, sys, pathlib
-d = pathlib.Path(sys.argv[1])
-ini = (d / "cpu_0.ini").read_text()
-for m in re.finditer(r"file=(\S+)\naddress=(\S+)\nlength=0x([0-9a-f]+)", ini):
-    f = d / m.group(1)
-    f.write_bytes(f.read_bytes() + bytes(4))
-    ini = ini.replace(m.group(0), "file=%s\naddress=%s\nlength=0x%x" % (m.group(1), m.group(2), int(m.group(3), 16) + 4))
-(d / "cpu_0.ini").write_text(ini)
-PY
+    # no padding here: the snapshot's dumps already end two bytes past the program (SnapshotWriter) for
+    # OpenCSD, which reads 4 bytes for every instruction
     rm -f "$work/ocsd.ppl"
     trc_pkt_lister -ss_dir "$snap" -decode -no_time_print -logfilename "$work/ocsd.ppl" >/dev/null 2>&1 || true
     sed -n 's/.*OCSD_GEN_TRC_ELEM_INSTR_RANGE(exec range=0x\([0-9a-f]*\):\[0x\([0-9a-f]*\)\].*/\1 \2/p' "$work/ocsd.ppl" \

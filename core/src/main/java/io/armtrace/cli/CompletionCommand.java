@@ -6,11 +6,15 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 
-/** {@code armtrace completion bash}: the shell completion script, made by picocli from the same model as --help. */
+/**
+ * {@code armtrace completion bash|zsh}: the shell completion script, made from the same command model as --help
+ * (bash: picocli's generator; zsh: {@link ZshCompletion}, a native {@code _arguments} function).
+ */
 @Command(name = "completion", mixinStandardHelpOptions = true,
-        description = {"Prints a shell completion script for armtrace (bash; zsh after 'autoload -U bashcompinit && bashcompinit').",
+        description = {"Prints a shell completion script for armtrace: bash or zsh.",
                 "Examples:",
                 "  source <(armtrace completion bash)",
+                "  source <(armtrace completion zsh)        (or save it as _armtrace in a directory of $fpath)",
                 "  armtrace completion bash > /etc/bash_completion.d/armtrace"})
 final class CompletionCommand implements Callable<Integer> {
     enum Shell { bash, zsh }
@@ -24,8 +28,7 @@ final class CompletionCommand implements Callable<Integer> {
     @Override
     public Integer call() throws java.io.IOException {
         CommandLine root = spec.root().commandLine();
-        // picocli's script serves both: zsh runs it through bashcompinit
-        String script = AutoComplete.bash(spec.root().name(), root);
+        String script = shell == Shell.zsh ? ZshCompletion.script(root) : AutoComplete.bash(spec.root().name(), root);
         try (OutputFile file = OutputFile.stdout(spec.commandLine().getOut())) {
             file.writer().print(script);
             file.commit();

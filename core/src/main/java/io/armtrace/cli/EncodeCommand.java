@@ -40,7 +40,8 @@ import picocli.CommandLine.Option;
                 "  armtrace encode --protocol ptm --execution run.exec.gz --image prog.elf --return-stack=on --snapshot-out snap/",
                 "  armtrace encode --protocol etm3 --execution qemu.log --image prog.elf --cycle-accurate=on -o trace.bin --stats"})
 final class EncodeCommand implements Callable<Integer> {
-    @Option(names = "--protocol", required = true, paramLabel = "NAME", description = "etm2, etm3, ptm, mtb, itm or stm.")
+    @Option(names = "--protocol", required = true, paramLabel = "NAME", completionCandidates = ProtocolNames.class,
+            description = "${COMPLETION-CANDIDATES}.")
     String protocol;
 
     @Option(names = "--execution", paramLabel = "LOG",
@@ -51,7 +52,8 @@ final class EncodeCommand implements Callable<Integer> {
             description = "For ITM and STM: the software events to encode (text, see docs/software-events.md), instead of an execution.")
     Path events;
 
-    @Option(names = "--image", paramLabel = "FILE[@ADDR]", description = "Program image (ELF, or raw binary at an address). Repeatable.")
+    @Option(names = "--image", paramLabel = "FILE[@ADDR]",
+            description = "Program image (ELF, or raw binary at an address; either may be gzip-compressed). Repeatable.")
     List<String> images = new ArrayList<>();
 
     @Option(names = "--cpu-log", paramLabel = "LOG",
@@ -163,8 +165,10 @@ final class EncodeCommand implements Callable<Integer> {
         if (snapshotOut != null) {
             String coreType = core != null ? core : loaded.coreType();
             MemoryImage memory = image.memory();
+            List<SnapshotWriter.ElfDump> elfFiles = elfDumps();
             OutputFile.writeDirectory(snapshotOut, force, "--snapshot-out", "snapshot.ini", inputFiles(),
-                    dir -> SnapshotWriter.write(dir, coreType, memory, enc.deviceType(), enc.registers(), enc.trace()));
+                    dir -> SnapshotWriter.write(dir, coreType, memory, enc.deviceType(), enc.registers(), enc.trace(),
+                            elfFiles));
         }
         long insns = loaded.execution().steps().size();
         if (stats) {
@@ -180,6 +184,32 @@ final class EncodeCommand implements Callable<Integer> {
             stdout.commit();
         }
         return 0;
+    }
+
+    /**
+     * The --image ELF files (plain or gzip-compressed), to keep in a --snapshot-out snapshot as ELF dumps:
+     * named as given, without .gz, ending in .elf or .axf as the snapshot reader expects of an ELF dump.
+     */
+    private List<SnapshotWriter.ElfDump> elfDumps() {
+        List<SnapshotWriter.ElfDump> out = new ArrayList<>();
+        java.util.Set<String> names = new java.util.HashSet<>();
+        for (String arg : images) {
+            if (arg.lastIndexOf('@') > 0) {
+                continue; // a raw binary at an address: the memory dumps hold it
+            }
+            Path file = Path.of(arg);
+            String name = file.getFileName().toString().replaceAll("(?i)\\.gz$", "").replaceAll("[^A-Za-z0-9._-]", "_");
+            String lower = name.toLowerCase(Locale.ROOT);
+            if (!lower.endsWith(".elf") && !lower.endsWith(".axf")) {
+                name = name + ".elf";
+            }
+            String unique = name;
+            for (int i = 2; !names.add(unique.toLowerCase(Locale.ROOT)); i++) {
+                unique = i + "_" + name;
+            }
+            out.add(new SnapshotWriter.ElfDump(unique, io.armtrace.image.ElfImage.fileBytes(file)));
+        }
+        return out;
     }
 
     /** {@code --events}: software trace (ITM, STM) from a run of software events. */

@@ -27,8 +27,8 @@ final class InfoCommand implements Callable<Integer> {
     @Parameters(index = "0", arity = "0..1", paramLabel = "SNAPSHOT_DIR", description = "The snapshot directory, or a perf.data recording.")
     Path dir;
 
-    @Option(names = "--protocol", paramLabel = "NAME",
-            description = "Without a snapshot: explain the --reg values of this protocol's trace unit (etm2, etm3, ptm, mtb, etm4, ete).")
+    @Option(names = "--protocol", paramLabel = "NAME", completionCandidates = ProtocolNames.class,
+            description = "Without a snapshot: explain the --reg values of this protocol's trace unit (${COMPLETION-CANDIDATES}).")
     String protocol;
 
     @Option(names = "--reg", paramLabel = "NAME=VALUE", description = "A register value to explain. Repeatable.")

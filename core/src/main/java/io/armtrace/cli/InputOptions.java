@@ -42,8 +42,8 @@ final class InputOptions {
         return sources.get(0);
     }
 
-    @Option(names = "--protocol", paramLabel = "NAME",
-            description = "Protocol of a raw trace file: etm2, etm3, ptm, mtb, etm4, ete, itm or stm (overrides the snapshot's device type).")
+    @Option(names = "--protocol", paramLabel = "NAME", completionCandidates = ProtocolNames.class,
+            description = "Protocol of a raw trace file: ${COMPLETION-CANDIDATES} (overrides the snapshot's device type).")
     String protocol;
 
     @Option(names = "--trace", paramLabel = "FILE", description = "Raw trace file (instead of a snapshot).")
@@ -59,7 +59,7 @@ final class InputOptions {
     boolean oflow;
 
     @Option(names = "--image", paramLabel = "FILE[@ADDR]",
-            description = "Program image: an ELF file, or a raw binary at an address (file.bin@0x8000). Repeatable.")
+            description = "Program image: an ELF file, or a raw binary at an address (file.bin@0x8000); either may be gzip-compressed (prog.elf.gz). Repeatable.")
     List<String> images = new ArrayList<>();
 
     @Option(names = "--reg", paramLabel = "NAME=VALUE",

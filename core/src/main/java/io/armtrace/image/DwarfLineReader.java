@@ -52,6 +52,12 @@ final class DwarfLineReader {
     private int pos;
     /** Full paths of the files of every unit, in the order units define them. */
     final List<String> files = new ArrayList<>();
+    /**
+     * For each of {@link #files}: the offset of its unit in the section (what DW_AT_stmt_list names), or -1
+     * when the unit is DWARF 5, whose paths already start from the compilation directory (its directory 0).
+     */
+    final List<Long> fileUnits = new ArrayList<>();
+    private long unitOffset;
     final List<Row> rows = new ArrayList<>();
 
     /** The ELF file's address size in bytes (4 or 8): DWARF 2-4 line headers do not say it. */
@@ -101,6 +107,7 @@ final class DwarfLineReader {
         }
         int unitEnd = (int) end;
         int version = u16();
+        unitOffset = version >= 5 ? -1 : unitStart;
         if (version < 2 || version > 5) {
             // a version we do not know: skip the unit, its length says where the next one starts
             pos = unitEnd;
@@ -285,6 +292,7 @@ final class DwarfLineReader {
             path = d.endsWith("/") ? d + name : d + "/" + name;
         }
         files.add(path);
+        fileUnits.add(unitOffset);
         return files.size() - 1;
     }
 

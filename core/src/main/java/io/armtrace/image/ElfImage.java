@@ -88,17 +88,32 @@ public final class ElfImage {
         }
     }
 
+    /** True if {@code file} starts with the ELF magic, itself or once decompressed (a gzip-compressed ELF file). */
     public static boolean looksLikeElf(Path file) {
-        try (var in = Files.newInputStream(file)) {
-            byte[] magic = in.readNBytes(4);
-            return magic.length == 4 && magic[0] == 0x7F && magic[1] == 'E' && magic[2] == 'L' && magic[3] == 'F';
-        } catch (IOException e) {
-            return false;
+        byte[] magic;
+        if (Gzip.isGzip(file)) {
+            magic = Gzip.head(file, 4);
+        } else {
+            try (var in = Files.newInputStream(file)) {
+                magic = in.readNBytes(4);
+            } catch (IOException e) {
+                return false;
+            }
         }
+        return magic.length == 4 && magic[0] == 0x7F && magic[1] == 'E' && magic[2] == 'L' && magic[3] == 'F';
     }
 
+    /** Loads an ELF file, or a gzip-compressed one ({@code prog.elf.gz}). */
     public static ProgramImage load(Path file) {
         return load(bytes(file), file.toString());
+    }
+
+    /** The contents of an ELF file as {@link #load(Path)} reads them (decompressed when gzip-compressed), in an array. */
+    public static byte[] fileBytes(Path file) {
+        ByteBuffer b = bytes(file);
+        byte[] out = new byte[b.limit()];
+        b.get(0, out);
+        return out;
     }
 
     public static ProgramImage load(byte[] bytes, String name) {
@@ -247,6 +262,9 @@ public final class ElfImage {
 
     /** The file's bytes: read into the heap up to 1 MiB, memory-mapped above. */
     static ByteBuffer bytes(Path file) {
+        if (Gzip.isGzip(file)) {
+            return ByteBuffer.wrap(Gzip.read(file));
+        }
         try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
             long size = ch.size();
             if (size > Integer.MAX_VALUE) {
@@ -315,8 +333,15 @@ public final class ElfImage {
         };
         ElfFile.SectionHeader lineStr = elf.section(".debug_line_str");
         ElfFile.SectionHeader str = elf.section(".debug_str");
+        // the compilation directories (.debug_info), for an executable's paths; a relocatable file's string
+        // offsets in .debug_info are relocations not applied here
+        ElfFile.SectionHeader info = placed != null ? null : elf.section(".debug_info");
+        ElfFile.SectionHeader abbrev = placed != null ? null : elf.section(".debug_abbrev");
+        boolean units = info != null && info.hasFileContents() && abbrev != null && abbrev.hasFileContents();
         return LineTable.of(debugLine, lineStr == null ? null : () -> array(elf.contents(lineStr)),
-                str == null ? null : () -> array(elf.contents(str)), elf.is64 ? 8 : 4, elf.name);
+                str == null ? null : () -> array(elf.contents(str)),
+                units ? () -> array(elf.contents(info)) : null, units ? () -> array(elf.contents(abbrev)) : null,
+                elf.is64 ? 8 : 4, elf.name);
     }
 
     private static byte[] array(ByteBuffer b) {
@@ -367,10 +392,28 @@ public final class ElfImage {
                 boolean thumb = !elf.is64 && type == ElfFile.STT_FUNC && (value & 1) != 0;
                 Symbol.Type t = type == ElfFile.STT_FUNC ? Symbol.Type.FUNCTION
                         : type == ElfFile.STT_OBJECT ? Symbol.Type.OBJECT : Symbol.Type.NONE;
-                symbols.add(new Symbol(n, elf.is64 ? value : value & ~1L, s.size(), thumb, t));
+                Symbol.Binding b = s.bind() == 0 ? Symbol.Binding.LOCAL : s.bind() == 2 ? Symbol.Binding.WEAK
+                        : Symbol.Binding.GLOBAL; // STB_LOCAL 0, STB_GLOBAL 1, STB_WEAK 2
+                symbols.add(new Symbol(n, elf.is64 ? value : value & ~1L, s.size(), thumb, t, b, s.section()));
             }
         }
-        return SymbolTable.of(symbols, mappings);
+        // the allocated sections: which one holds an address, for the symbol choice of SymbolTable.nameFor
+        List<long[]> sections = new ArrayList<>();
+        for (ElfFile.SectionHeader sec : elf.sections) {
+            if ((sec.flags() & ElfFile.SHF_ALLOC) == 0 || sec.size() == 0 || sec.index() == 0) {
+                continue;
+            }
+            long start;
+            if (placed == null) {
+                start = address(elf, sec.addr());
+            } else if (placed.has(sec.index())) {
+                start = placed.address[sec.index()];
+            } else {
+                continue;
+            }
+            sections.add(new long[] {start, start + sec.size(), sec.index()});
+        }
+        return SymbolTable.of(symbols, mappings, sections);
     }
 
     /** Each section's address in a relocatable file, where the caller placed it. */

@@ -3,6 +3,7 @@ package io.armtrace.image;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Supplier;
 
 /**
@@ -38,6 +39,9 @@ public final class LineTable {
     private final Supplier<DwarfLineReader> source;
     private final String name;
     private volatile Index index;
+    /** DW_AT_comp_dir by line program offset, read from .debug_info when first asked for; empty without it. */
+    private final Supplier<Map<Long, String>> compDirs;
+    private volatile Map<String, String> compilationPaths;
 
     private static final class Index {
         final DwarfLineReader reader;
@@ -99,8 +103,13 @@ public final class LineTable {
     }
 
     private LineTable(Supplier<DwarfLineReader> source, String name) {
+        this(source, name, Map::of);
+    }
+
+    private LineTable(Supplier<DwarfLineReader> source, String name, Supplier<Map<Long, String>> compDirs) {
         this.source = source;
         this.name = name;
+        this.compDirs = compDirs;
     }
 
     /**
@@ -120,8 +129,54 @@ public final class LineTable {
      */
     static LineTable of(Supplier<byte[]> debugLine, Supplier<byte[]> debugLineStr, Supplier<byte[]> debugStr,
                         int addressSize, String name) {
+        return of(debugLine, debugLineStr, debugStr, null, null, addressSize, name);
+    }
+
+    /**
+     * As above, with {@code .debug_info} and {@code .debug_abbrev} (either may be null), which give each
+     * unit's compilation directory for {@link #compilationPath}.
+     */
+    static LineTable of(Supplier<byte[]> debugLine, Supplier<byte[]> debugLineStr, Supplier<byte[]> debugStr,
+                        Supplier<byte[]> debugInfo, Supplier<byte[]> debugAbbrev, int addressSize, String name) {
+        Supplier<Map<Long, String>> dirs = debugInfo == null || debugAbbrev == null ? Map::of : () -> {
+            try {
+                return DwarfUnits.read(debugInfo.get(), debugAbbrev.get(), debugStr == null ? null : debugStr.get(),
+                        debugLineStr == null ? null : debugLineStr.get(), name).compDirs;
+            } catch (RuntimeException e) { // ImageException and the readers' bounds
+                return Map.of(); // without the directories, paths stay as the line table has them
+            }
+        };
         return new LineTable(() -> DwarfLineReader.read(debugLine.get(), debugLineStr == null ? null : debugLineStr.get(),
-                debugStr == null ? null : debugStr.get(), addressSize, name), name);
+                debugStr == null ? null : debugStr.get(), addressSize, name), name, dirs);
+    }
+
+    /**
+     * The path of a source file as the compiler meant it: a file name of a DWARF 2-4 line program that is
+     * relative is relative to its unit's compilation directory (DW_AT_comp_dir; DWARF 4 section 6.2.4),
+     * which is put in front; absolute names, DWARF 5 names (their directory 0 is the compilation
+     * directory already) and names whose unit has no known directory are returned as they are. The
+     * result may still be relative, when the compiler recorded a relative compilation directory ("."
+     * under -ffile-prefix-map).
+     */
+    public String compilationPath(String file) {
+        Map<String, String> paths = compilationPaths;
+        if (paths == null) {
+            Index x = index();
+            Map<Long, String> dirs = compDirs.get();
+            Map<String, String> p = new java.util.HashMap<>();
+            if (x.reader != null) {
+                for (int i = 0; i < x.reader.files.size(); i++) {
+                    String f = x.reader.files.get(i);
+                    long unit = x.reader.fileUnits.get(i);
+                    String dir = unit < 0 ? null : dirs.get(unit);
+                    String joined = dir == null || f.startsWith("/") || dir.isEmpty() ? f
+                            : dir.endsWith("/") ? dir + f : dir + "/" + f;
+                    p.putIfAbsent(f, joined);
+                }
+            }
+            compilationPaths = paths = p;
+        }
+        return paths.getOrDefault(file, file);
     }
 
     private Index index() {

@@ -59,10 +59,6 @@ public final class RawImage {
     }
 
     /**
-     * Parses a command-line image argument: {@code FILE} (an ELF file) or {@code FILE@ADDRESS} (a raw
-     * binary at that address), and adds it to the image being built.
-     */
-    /**
      * The file an {@code --image} argument names ({@code FILE} or {@code FILE@ADDRESS}, read as
      * {@link #parseArgument} reads it), or null when it is no file name at all.
      */
@@ -75,6 +71,11 @@ public final class RawImage {
         }
     }
 
+    /**
+     * Parses a command-line image argument: {@code FILE} (an ELF file) or {@code FILE@ADDRESS} (a raw
+     * binary at that address), either of them possibly gzip-compressed ({@code prog.elf.gz}), and adds
+     * it to the image being built.
+     */
     public static ProgramImage parseArgument(String arg, ProgramImage into) {
         int at = arg.lastIndexOf('@');
         if (at > 0) {
@@ -86,7 +87,11 @@ public final class RawImage {
                 throw new ImageException(shorten(arg) + ": the address after '@' is not a number (0x8000, 32768).");
             }
             refuseIfNotRegular(file);
-            load(into.memory(), file, address, 0, -1);
+            if (Gzip.isGzip(file)) {
+                into.memory().add(address, Gzip.read(file), file.getFileName().toString());
+            } else {
+                load(into.memory(), file, address, 0, -1);
+            }
             return into;
         }
         Path file = path(arg);

@@ -10,7 +10,30 @@ import java.util.List;
  * files), which say whether the bytes at an address are A32 code, T32 code, A64 code or data.
  */
 public final class SymbolTable {
-    public static final SymbolTable EMPTY = new SymbolTable(List.of(), new long[0], new byte[0]);
+    /**
+     * The order in which GNU objdump (binutils 2.40, compare_symbols in objdump.c) sorts the symbols of
+     * an address, whose first it names an address after: symbols of lower-numbered sections first
+     * (absolute ones before all), then every other symbol before those named like gcc2_compiled and like
+     * file names (*.o, *.a), functions first, then objects, then global before weak before local,
+     * larger st_size first, names that start with '.' last, and the rest by name.
+     */
+    static final Comparator<Symbol> OBJDUMP_ORDER = Comparator.comparingLong(Symbol::address)
+            .thenComparingInt(s -> s.section() >= 0xFF00 ? -1 : s.section())
+            .thenComparing(s -> s.name().contains("gnu_compiled") || s.name().contains("gcc2_compiled"))
+            .thenComparing(s -> {
+                String n = s.name();
+                int l = n.length();
+                return l > 2 && n.charAt(l - 2) == '.' && (n.charAt(l - 1) == 'o' || n.charAt(l - 1) == 'a');
+            })
+            .thenComparing(s -> s.type() != Symbol.Type.FUNCTION)
+            .thenComparing(s -> s.type() != Symbol.Type.OBJECT)
+            .thenComparing(s -> s.binding() == Symbol.Binding.LOCAL)
+            .thenComparing(s -> s.binding() != Symbol.Binding.GLOBAL)
+            .thenComparing(Comparator.comparingLong(Symbol::size).reversed())
+            .thenComparing(s -> s.name().startsWith("."))
+            .thenComparing(Symbol::name);
+
+    public static final SymbolTable EMPTY = new SymbolTable(List.of(), new long[0], new byte[0], List.of());
 
     /** Mapping kinds. */
     public static final byte MAP_ARM = 'a';
@@ -23,14 +46,98 @@ public final class SymbolTable {
     private final long[] starts;
     private final long[] mapAddr;
     private final byte[] mapKind;
+    /** The symbols in objdump's order ({@link #OBJDUMP_ORDER}), and their addresses. */
+    private final Symbol[] named;
+    private final long[] namedStarts;
+    /** Allocated sections, by start address: [start, end) and section index. */
+    private final long[] sectionStart;
+    private final long[] sectionEnd;
+    private final int[] sectionIndex;
 
     public SymbolTable(List<Symbol> symbols, long[] mapAddr, byte[] mapKind) {
+        this(symbols, mapAddr, mapKind, List.of());
+    }
+
+    /** {@code sections}: the allocated sections as {start, end, index}, in any order. */
+    public SymbolTable(List<Symbol> symbols, long[] mapAddr, byte[] mapKind, List<long[]> sections) {
         this.byAddress = symbols.stream()
                 .sorted(Comparator.comparingLong(Symbol::address).thenComparing(s -> -s.size()))
                 .toArray(Symbol[]::new);
         this.starts = Arrays.stream(byAddress).mapToLong(Symbol::address).toArray();
         this.mapAddr = mapAddr;
         this.mapKind = mapKind;
+        this.named = symbols.stream().sorted(OBJDUMP_ORDER).toArray(Symbol[]::new);
+        this.namedStarts = Arrays.stream(named).mapToLong(Symbol::address).toArray();
+        List<long[]> secs = new ArrayList<>(sections);
+        secs.sort(Comparator.comparingLong(a -> a[0]));
+        this.sectionStart = secs.stream().mapToLong(a -> a[0]).toArray();
+        this.sectionEnd = secs.stream().mapToLong(a -> a[1]).toArray();
+        this.sectionIndex = secs.stream().mapToInt(a -> (int) a[2]).toArray();
+    }
+
+
+    /**
+     * The symbol an address is named after in a listing, as {@code objdump -d} names branch targets and
+     * the addresses it prints: the nearest symbol at or below {@code address}, whatever its size (code
+     * past the end of a function, or without a symbol of its own, is {@code function+offset} of the one
+     * before); of several at that address the first in {@link #OBJDUMP_ORDER} that lies in the section
+     * holding {@code where} (the instruction being listed), else the first of all. Below every symbol,
+     * the lowest one (the name then takes a negative offset). Null when the table is empty.
+     */
+    public Symbol nameFor(long address, long where) {
+        int n = named.length;
+        if (n == 0) {
+            return null;
+        }
+        int i = Arrays.binarySearch(namedStarts, address);
+        if (i < 0) {
+            i = Math.max(0, -i - 2); // the last start below the address, or the first one above all
+        }
+        while (i > 0 && namedStarts[i - 1] == namedStarts[i]) {
+            i--;
+        }
+        int section = sectionOf(where);
+        if (section != 0) {
+            for (int j = i; j < n && namedStarts[j] == namedStarts[i]; j++) {
+                if (named[j].section() == section) {
+                    return named[j];
+                }
+            }
+        }
+        return named[i];
+    }
+
+    /** {@link #nameFor(long, long)} of an address that is itself listed. */
+    public Symbol nameFor(long address) {
+        return nameFor(address, address);
+    }
+
+    /**
+     * The end of the stretch from {@code address} on in which {@link #nameFor(long)} answers alike: the next
+     * symbol start above it, or the end of its section, whichever comes first ({@link Long#MAX_VALUE} if none).
+     */
+    public long nameEnd(long address) {
+        int i = Arrays.binarySearch(namedStarts, address);
+        i = i < 0 ? -i - 1 : i + 1;
+        while (i < namedStarts.length && namedStarts[i] <= address) {
+            i++;
+        }
+        long end = i < namedStarts.length ? namedStarts[i] : Long.MAX_VALUE;
+        int s = Arrays.binarySearch(sectionStart, address);
+        s = s < 0 ? -s - 2 : s;
+        if (s >= 0 && address < sectionEnd[s]) {
+            end = Math.min(end, sectionEnd[s]);
+        } else if (s + 1 < sectionStart.length) {
+            end = Math.min(end, sectionStart[s + 1]);
+        }
+        return end;
+    }
+
+    /** The index of the allocated section that holds {@code address}, or 0. */
+    int sectionOf(long address) {
+        int s = Arrays.binarySearch(sectionStart, address);
+        s = s < 0 ? -s - 2 : s;
+        return s >= 0 && address < sectionEnd[s] ? sectionIndex[s] : 0;
     }
 
     public List<Symbol> symbols() {
@@ -102,6 +209,11 @@ public final class SymbolTable {
 
     /** Builds a table; mapping symbols may come in any order. */
     public static SymbolTable of(List<Symbol> symbols, List<long[]> mappings) {
+        return of(symbols, mappings, List.of());
+    }
+
+    /** Builds a table with the allocated sections ({start, end, index}); mappings and sections in any order. */
+    public static SymbolTable of(List<Symbol> symbols, List<long[]> mappings, List<long[]> sections) {
         List<long[]> m = new ArrayList<>(mappings);
         m.sort(Comparator.comparingLong(a -> a[0]));
         long[] addr = new long[m.size()];
@@ -110,6 +222,6 @@ public final class SymbolTable {
             addr[i] = m.get(i)[0];
             kind[i] = (byte) m.get(i)[1];
         }
-        return new SymbolTable(symbols, addr, kind);
+        return new SymbolTable(symbols, addr, kind, sections);
     }
 }

@@ -24,12 +24,33 @@ public final class SnapshotWriter {
      */
     public static void write(Path dir, String coreType, MemoryImage memory, String sourceType, Registers registers,
                              byte[] trace) throws IOException {
+        write(dir, coreType, memory, sourceType, registers, trace, List.of());
+    }
+
+    /** An ELF file the program image came from: written into the snapshot under {@code name}. */
+    public record ElfDump(String name, byte[] bytes) {
+    }
+
+    /**
+     * As above, with the program's ELF files kept as ELF dumps after the raw ones, so that a decode of the
+     * snapshot has their symbols and DWARF lines. armtrace loads an ELF dump's segments (the later dump
+     * wins where they overlap the raw dumps, with the same bytes); OpenCSD reads no ELF files, and its
+     * memory map refuses the dump because it overlaps the first raw dump (trc_pkt_lister logs
+     * OCSD_ERR_MEM_ACC_OVERLAP once and decodes from the raw dumps).
+     */
+    public static void write(Path dir, String coreType, MemoryImage memory, String sourceType, Registers registers,
+                             byte[] trace, List<ElfDump> elfFiles) throws IOException {
         Files.createDirectories(dir);
         StringBuilder core = new StringBuilder();
         core.append("[device]\nname=cpu_0\nclass=core\ntype=").append(coreType).append("\n\n[regs]\n\n");
         List<MemoryImage.Region> regions = memory.regions();
         for (int i = 0; i < regions.size(); i++) {
             MemoryImage.Region r = regions.get(i);
+            // OpenCSD reads 4 bytes for every instruction it decodes, even a 16-bit Thumb one: a T16
+            // instruction in a dump's last two bytes would read as inaccessible memory (ADDR_NACC) and end
+            // its decode there. Two zero bytes past the end, where no other region starts, let it read.
+            long end = r.start() + r.size();
+            int pad = regions.stream().anyMatch(o -> o.start() >= end && o.start() < end + 2) ? 0 : 2;
             String file = String.format("mem_%d_0x%08x.bin", i, r.start());
             try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(dir.resolve(file),
                     java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.WRITE,
@@ -38,9 +59,21 @@ public final class SnapshotWriter {
                 while (bytes.hasRemaining()) {
                     ch.write(bytes);
                 }
+                java.nio.ByteBuffer zeros = java.nio.ByteBuffer.allocate(pad);
+                while (zeros.hasRemaining()) {
+                    ch.write(zeros);
+                }
             }
             core.append("[dump").append(i + 1).append("]\nfile=").append(file)
-                    .append(String.format("\naddress=0x%08x\nlength=0x%x\n\n", r.start(), r.size()));
+                    .append(String.format("\naddress=0x%08x\nlength=0x%x\n\n", r.start(), r.size() + pad));
+        }
+        for (int i = 0; i < elfFiles.size(); i++) {
+            ElfDump elf = elfFiles.get(i);
+            Files.write(dir.resolve(elf.name()), elf.bytes());
+            core.append("[dump").append(regions.size() + i + 1).append("]\n")
+                    .append("; an ELF file: its load segments, symbols and line tables (OpenCSD reads no ELF: the raw dumps above are for it)\n")
+                    .append("file=").append(elf.name())
+                    .append(String.format("\naddress=0x%08x\n\n", regions.isEmpty() ? 0 : regions.get(0).start()));
         }
         write(dir.resolve("cpu_0.ini"), core.toString());
 

@@ -24,23 +24,15 @@ public final class Annotator {
         this.lines = image.lines();
     }
 
-    /** The function symbol covering {@code address} (as {@link SymbolTable#lookup}), or null. */
+    /**
+     * The symbol {@code address} is named after (as {@link SymbolTable#nameFor}: the nearest at or below it,
+     * past its size too, chosen among several at one address as objdump chooses), or null without symbols.
+     */
     public Symbol symbol(long address) {
         if (address < symStart || address >= symEnd) {
-            Symbol s = symbols.lookup(address);
-            long next = symbols.nextStart(address);
-            if (s == null) {
-                symStart = address;
-                symEnd = next;
-            } else {
-                symStart = s.address();
-                symEnd = s.size() == 0 ? next : Math.min(next, s.address() + s.size());
-                if (address >= symEnd) { // cannot happen with lookup's contract; keep the cache honest
-                    symStart = address;
-                    symEnd = address + 1;
-                }
-            }
-            symbol = s;
+            symbol = symbols.nameFor(address);
+            symStart = address;
+            symEnd = symbols.nameEnd(address);
         }
         return symbol;
     }
@@ -53,7 +45,7 @@ public final class Annotator {
         return line.location();
     }
 
-    /** Appends {@code function+0xOFFSET} (or just {@code function} at its first byte); false when no symbol covers it. */
+    /** Appends {@code function+0xOFFSET} (or just {@code function} at its first byte); false without symbols. */
     public boolean appendSymbol(StringBuilder out, long address) {
         Symbol s = symbol(address);
         if (s == null) {
@@ -61,8 +53,10 @@ public final class Annotator {
         }
         out.append(s.name());
         long off = address - s.address();
-        if (off != 0) {
+        if (off > 0) {
             out.append("+0x").append(Long.toHexString(off));
+        } else if (off < 0) {
+            out.append("-0x").append(Long.toHexString(-off));
         }
         return true;
     }

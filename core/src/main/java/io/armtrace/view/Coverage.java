@@ -214,22 +214,55 @@ public final class Coverage extends AnalysisView {
     /**
      * An LCOV tracefile (the format of geninfo(1)): per source file its functions (FN, FNDA: entries),
      * its conditional instructions as two-way branches (BRDA: branch 0 passed, 1 failed; "-" when the
-     * instruction never ran) and its lines (DA: executions).
+     * instruction never ran) and its lines (DA: executions). Source files are named as the line table
+     * records them.
      */
     public void writeLcov(PrintWriter out, String testName) {
+        writeLcov(out, testName, file -> file);
+    }
+
+    /**
+     * As above, with each source file named as {@code sources} finds it (its path joined to the unit's
+     * compilation directory first, {@code LineTable.compilationPath}); files it leaves out are not written.
+     * Paths the line table spells differently that lead to the same file become one record.
+     */
+    public void writeLcov(PrintWriter out, String testName, SourceFiles sources) {
+        LineTable table = analysis.image.lines();
+        writeLcov(out, testName, file -> sources.resolve(table.compilationPath(file)));
+    }
+
+    /** The tracefile with each line-table file named {@code naming.apply(file)}, or left out where that is null. */
+    private void writeLcov(PrintWriter out, String testName, java.util.function.UnaryOperator<String> naming) {
         Result r = result();
+        Map<String, List<String>> byPath = new TreeMap<>(); // written path -> the line table's names for it
         Map<String, List<FunctionCoverage>> fnByFile = new TreeMap<>();
+        java.util.TreeSet<String> files = new java.util.TreeSet<>(r.lines().keySet());
         for (FunctionCoverage f : r.functions()) {
             if (f.file() != null) {
                 fnByFile.computeIfAbsent(f.file(), k -> new ArrayList<>()).add(f);
+                files.add(f.file());
             }
         }
-        java.util.TreeSet<String> files = new java.util.TreeSet<>(r.lines().keySet());
-        files.addAll(fnByFile.keySet());
         for (String file : files) {
+            String path = naming.apply(file);
+            if (path != null) {
+                byPath.computeIfAbsent(path, k -> new ArrayList<>()).add(file);
+            }
+        }
+        for (Map.Entry<String, List<String>> e : byPath.entrySet()) {
             out.println("TN:" + (testName == null ? "" : testName.replaceAll("[^A-Za-z0-9_]", "_")));
-            out.println("SF:" + file);
-            List<FunctionCoverage> fs = fnByFile.getOrDefault(file, List.of());
+            out.println("SF:" + e.getKey());
+            List<FunctionCoverage> fs = new ArrayList<>();
+            Map<Integer, LineCoverage> lines = new TreeMap<>();
+            for (String file : e.getValue()) {
+                fs.addAll(fnByFile.getOrDefault(file, List.of()));
+                // one file under two spellings: a line's count is the most of either, its conditions all
+                r.lines().getOrDefault(file, Map.of()).forEach((n, l) -> lines.merge(n, l, (a, b) -> {
+                    List<Instruction> conds = new ArrayList<>(a.conditionals());
+                    conds.addAll(b.conditionals());
+                    return new LineCoverage(a.file(), n, Math.max(a.count(), b.count()), conds);
+                }));
+            }
             for (FunctionCoverage f : fs) {
                 out.println("FN:" + f.line() + "," + f.name());
             }
@@ -238,7 +271,6 @@ public final class Coverage extends AnalysisView {
             }
             out.println("FNF:" + fs.size());
             out.println("FNH:" + fs.stream().filter(FunctionCoverage::hit).count());
-            Map<Integer, LineCoverage> lines = r.lines().getOrDefault(file, Map.of());
             int brf = 0;
             int brh = 0;
             for (LineCoverage l : lines.values()) {

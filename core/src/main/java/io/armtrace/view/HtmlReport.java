@@ -44,6 +44,8 @@ public final class HtmlReport {
         out.println("table{border-collapse:collapse;margin:.5em 0}td,th{padding:.2em .6em;text-align:left;border-bottom:1px solid #eee}");
         out.println("td.n,th.n{text-align:right;font-variant-numeric:tabular-nums}code{font-size:.95em}");
         out.println(".bar{background:#4a7bb7;height:.8em;display:inline-block}.warn{color:#a40}.ok{color:#272}");
+        // coverage rates coloured as genhtml colours them (its default limits and legend colours)
+        out.println(".hi{background:#a7fc9d}.med{background:#ffea20}.lo{background:#ff6230}");
         out.println("</style></head><body>");
         out.println("<h1>" + esc(title) + "</h1>");
         for (String i : inputs) {
@@ -144,20 +146,20 @@ public final class HtmlReport {
         long insnHit = r.functions().stream().mapToLong(Coverage.FunctionCoverage::instructionsHit).sum();
         out.println("<table>");
         if (fnTotal > 0) {
-            out.printf("<tr><td>functions hit</td><td class=\"n\">%d of %d</td><td class=\"n\">%.1f%%</td></tr>%n",
-                    r.functionsHit(), fnTotal, Profile.pct(r.functionsHit(), fnTotal));
-            out.printf("<tr><td>instructions executed</td><td class=\"n\">%d of %d</td><td class=\"n\">%.1f%%</td></tr>%n",
-                    insnHit, insnTotal, Profile.pct(insnHit, insnTotal));
+            out.printf("<tr><td>functions hit</td><td class=\"n\">%d of %d</td><td class=\"n %s\">%.1f%%</td></tr>%n",
+                    r.functionsHit(), fnTotal, rate(r.functionsHit(), fnTotal), Profile.pct(r.functionsHit(), fnTotal));
+            out.printf("<tr><td>instructions executed</td><td class=\"n\">%d of %d</td><td class=\"n %s\">%.1f%%</td></tr>%n",
+                    insnHit, insnTotal, rate(insnHit, insnTotal), Profile.pct(insnHit, insnTotal));
         } else {
             out.printf("<tr><td>distinct instructions executed</td><td class=\"n\">%d</td><td>(no function symbols: totals unknown)</td></tr>%n",
                     r.instructionsHit());
         }
         if (r.linesTotal() > 0) {
-            out.printf("<tr><td>source lines hit</td><td class=\"n\">%d of %d</td><td class=\"n\">%.1f%%</td></tr>%n",
-                    r.linesHit(), r.linesTotal(), Profile.pct(r.linesHit(), r.linesTotal()));
+            out.printf("<tr><td>source lines hit</td><td class=\"n\">%d of %d</td><td class=\"n %s\">%.1f%%</td></tr>%n",
+                    r.linesHit(), r.linesTotal(), rate(r.linesHit(), r.linesTotal()), Profile.pct(r.linesHit(), r.linesTotal()));
         }
-        out.printf("<tr><td>conditional instructions seen passing and failing</td><td class=\"n\">%d of %d</td><td class=\"n\">%.1f%%</td></tr>%n",
-                r.bothWays(), r.conditionals(), Profile.pct(r.bothWays(), r.conditionals()));
+        out.printf("<tr><td>conditional instructions seen passing and failing</td><td class=\"n\">%d of %d</td><td class=\"n %s\">%.1f%%</td></tr>%n",
+                r.bothWays(), r.conditionals(), rate(r.bothWays(), r.conditionals()), Profile.pct(r.bothWays(), r.conditionals()));
         out.println("</table>");
         if (fnTotal > 0) {
             out.println("<table><tr><th class=\"n\">instructions</th><th class=\"n\">%</th><th class=\"n\">lines</th>"
@@ -165,11 +167,34 @@ public final class HtmlReport {
             for (Coverage.FunctionCoverage f : r.functions()) {
                 out.printf("<tr><td class=\"n\">%d / %d</td><td class=\"n %s\">%.1f</td><td class=\"n\">%d / %d</td>"
                                 + "<td class=\"n\">%d / %d</td><td><code>%s</code></td></tr>%n",
-                        f.instructionsHit(), f.instructions(), f.hit() ? "ok" : "warn", Profile.pct(f.instructionsHit(), f.instructions()),
+                        f.instructionsHit(), f.instructions(), rate(f.instructionsHit(), f.instructions()),
+                        Profile.pct(f.instructionsHit(), f.instructions()),
                         f.linesHit(), f.linesTotal(), f.bothWays(), f.conditionals(), esc(f.name()));
             }
             out.println("</table>");
         }
+    }
+
+    /** genhtml's default limits (lcovrc genhtml_hi_limit 90, genhtml_med_limit 75). */
+    static final double HI_LIMIT = 90;
+    static final double MED_LIMIT = 75;
+
+    /**
+     * The colour class of a coverage rate, as genhtml chooses it: hi from 90%, med from 75%, else lo, on
+     * the rate as shown with one decimal (never 100.0 unless all were hit, never 0.0 if any was); nothing
+     * to cover counts as hi.
+     */
+    static String rate(long hit, long total) {
+        if (total == 0) {
+            return "hi";
+        }
+        double shown = Math.round(1000.0 * hit / total) / 10.0;
+        if (shown == 0 && hit > 0) {
+            shown = 0.1;
+        } else if (shown == 100 && hit != total) {
+            shown = 99.9;
+        }
+        return shown >= HI_LIMIT ? "hi" : shown >= MED_LIMIT ? "med" : "lo";
     }
 
     private static int indexOf(FunctionMap f, String name) {

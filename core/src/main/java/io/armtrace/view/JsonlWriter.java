@@ -187,8 +187,8 @@ public final class JsonlWriter implements ElementSink, ElementVisitor {
         if (offset == 0) {
             return n;
         }
-        textBuf[n++] = '+';
-        int digits = hexInto(offset);
+        textBuf[n++] = offset > 0 ? '+' : '-'; // '-': below every symbol (SymbolTable.nameFor)
+        int digits = hexInto(Math.abs(offset));
         System.arraycopy(hexBuf, 0, textBuf, n, digits);
         return n + digits;
     }

@@ -78,8 +78,15 @@ public final class TextWriter implements ElementSink, ElementVisitor {
      */
     public TextWriter time(Timeline timeline) {
         this.timeline = timeline;
+        if (timeline != null) {
+            // one header line names the two columns, aligned with them (after the source tag, when shown)
+            pending.append(withSource ? "src    " : "").append(TIME_HEADER).append(NEWLINE);
+        }
         return this;
     }
+
+    /** The titles of the {@link #time} columns: 10 and 14 characters wide, as {@link #timeColumns} writes them. */
+    static final String TIME_HEADER = "    cycles      timestamp";
 
     private static String hex(long v) {
         return "0x" + hexDigits(v, 8);
@@ -194,15 +201,18 @@ public final class TextWriter implements ElementSink, ElementVisitor {
         if (!symbolsAvailable) {
             return;
         }
-        io.armtrace.image.Symbol s = image.symbols().lookup(address);
+        io.armtrace.image.Symbol s = image.symbols().nameFor(address);
         if (s == null) {
             return;
         }
         line.append("  <").append(s.name());
         long off = address - s.address();
-        if (off != 0) {
+        if (off > 0) {
             line.append("+0x");
             appendHex(line, off, 1);
+        } else if (off < 0) {
+            line.append("-0x");
+            appendHex(line, -off, 1);
         }
         line.append('>');
     }

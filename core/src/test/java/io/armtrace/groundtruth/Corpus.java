@@ -164,10 +164,15 @@ public final class Corpus {
         }
         java.nio.file.Path d = java.nio.file.Path.of(dir);
         try (var files = java.nio.file.Files.list(d)) {
-            return files.map(f -> f.getFileName().toString()).filter(f -> f.endsWith(".exec.gz")).sorted()
+            List<String> names = files.map(f -> f.getFileName().toString()).filter(f -> f.endsWith(".exec.gz")).sorted()
                     .map(f -> f.substring(0, f.length() - ".exec.gz".length()))
                     .filter(n -> java.nio.file.Files.isRegularFile(d.resolve(n + ".elf.gz")))
                     .filter(n -> !allNames().contains(n)).toList();
+            if (names.isEmpty()) {
+                // asked for, but not there: a run that means to test more programs must not pass on none
+                throw new AssertionError(EXTRA_PROPERTY + "=" + dir + " holds no NAME.exec.gz with its NAME.elf.gz");
+            }
+            return names;
         } catch (IOException e) {
             throw new UncheckedIOException(EXTRA_PROPERTY + "=" + dir + ": " + e.getMessage(), e);
         }

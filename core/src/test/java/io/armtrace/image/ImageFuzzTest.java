@@ -98,6 +98,56 @@ class ImageFuzzTest {
         }
     }
 
+    /**
+     * Arbitrary bytes as .debug_info and .debug_abbrev (the first two bytes say where the abbreviations
+     * start): the compilation directories are read or the reader says why, without reading outside them.
+     */
+    @FuzzTest(maxDuration = "20s")
+    void compilationUnitsReadOrSayWhy(byte[] data) {
+        int split = data.length < 2 ? 0 : Math.min(data.length - 2, ((data[0] & 0xFF) << 8) | (data[1] & 0xFF));
+        byte[] info = java.util.Arrays.copyOfRange(data, Math.min(2, data.length), Math.min(2, data.length) + split);
+        byte[] abbrev = java.util.Arrays.copyOfRange(data, Math.min(2, data.length) + split, data.length);
+        try {
+            DwarfUnits.read(info, abbrev, abbrev, info, "fuzz");
+        } catch (ImageException e) {
+            assertThat(e.getMessage()).startsWith("fuzz");
+        }
+    }
+
+    /**
+     * Arbitrary bytes as a gzip-compressed image: as the file itself (mostly damaged gzip data) and
+     * compressed, so that the decompressed bytes reach the ELF reader. Loads or says why, naming the file.
+     */
+    @FuzzTest(maxDuration = "20s")
+    void compressedImageLoadsOrSaysWhy(byte[] data) throws IOException {
+        Path dir = Files.createTempDirectory("fuzz");
+        try {
+            Path asIs = dir.resolve("as-is.elf.gz");
+            Files.write(asIs, data);
+            Path compressed = dir.resolve("compressed.elf.gz");
+            try (var o = new java.util.zip.GZIPOutputStream(Files.newOutputStream(compressed))) {
+                o.write(data);
+            }
+            for (Path file : new Path[] {asIs, compressed}) {
+                for (String arg : new String[] {file.toString(), file + "@0x8000"}) {
+                    try {
+                        ProgramImage image = RawImage.parseArgument(arg, ProgramImage.of(new MemoryImage()));
+                        readEverywhere(image.memory());
+                    } catch (ImageException e) {
+                        assertThat(e.getMessage()).startsWith(file.toString());
+                    }
+                }
+            }
+        } finally {
+            try (var files = Files.list(dir)) {
+                for (Path f : files.toList()) {
+                    Files.deleteIfExists(f);
+                }
+            }
+            Files.deleteIfExists(dir);
+        }
+    }
+
     private static void readEverywhere(MemoryImage m) {
         byte[] buf = new byte[16];
         for (MemoryImage.Region r : m.regions()) {

@@ -199,4 +199,28 @@ class LineTableTest {
         b.get(0, out);
         return out;
     }
+
+    /**
+     * An absolute compilation directory (DW_AT_comp_dir /src/fw, tools/dwarf/generate.sh): the path of each
+     * instruction's source file, joined to its unit's directory, is the one addr2line gives, in DWARF 2, 4
+     * (where the line program names the file relative to that directory) and 5 alike.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"eabi-thumb-compdir-dwarf2", "eabi-thumb-compdir-dwarf4", "eabi-thumb-compdir-dwarf5"})
+    void compilationPathsAreAddr2linesPaths(String name) throws IOException {
+        LineTable table = ElfImage.load(resource("/dwarf/" + name + ".elf"), name).lines();
+        int checked = 0;
+        for (String row : new String(resource("/dwarf/" + name + ".addr2line.txt"), StandardCharsets.UTF_8).split("\n")) {
+            String[] f = row.split(" ", 2);
+            LineTable.Location l = table.lookup(Long.parseLong(f[0], 16));
+            if (f[1].startsWith("??")) {
+                assertThat(l).as(row).isNull();
+                continue;
+            }
+            assertThat(l).as(row).isNotNull();
+            assertThat(table.compilationPath(l.file()) + ":" + l.line()).as(row).isEqualTo(f[1]);
+            checked++;
+        }
+        assertThat(checked).isGreaterThan(80);
+    }
 }

@@ -155,12 +155,12 @@ public class AnnotatorTest {
         }
         hi = Math.min(hi, lo + 0x40000);
         for (long addr = lo - 8; addr < hi + 8; addr += 2) {
-            assertThat(a.symbol(addr)).as("0x%x", addr).isEqualTo(image.symbols().lookup(addr));
+            assertThat(a.symbol(addr)).as("0x%x", addr).isEqualTo(image.symbols().nameFor(addr));
         }
         Random rnd = new Random(5);
         for (int i = 0; i < 20_000; i++) {
             long addr = lo - 16 + (rnd.nextLong(hi - lo + 32) & ~1L);
-            assertThat(a.symbol(addr)).as("0x%x", addr).isEqualTo(image.symbols().lookup(addr));
+            assertThat(a.symbol(addr)).as("0x%x", addr).isEqualTo(image.symbols().nameFor(addr));
         }
     }
 }

@@ -40,4 +40,47 @@ class HtmlReportTest {
         assertThat(html).contains("<td>gaps (trace lost)</td><td class=\"n warn\">1</td>")
                 .contains("<td>decode errors</td><td class=\"n warn\">1</td>");
     }
+
+    /**
+     * Coverage rates are coloured as genhtml colours them (lcovrc: genhtml_hi_limit 90, genhtml_med_limit 75,
+     * on the rate it shows with one decimal): not every covered function green.
+     */
+    @Test
+    void coverageRatesAreColouredByGenhtmlsLimits() {
+        assertThat(HtmlReport.rate(10, 10)).isEqualTo("hi");
+        assertThat(HtmlReport.rate(9, 10)).isEqualTo("hi");
+        assertThat(HtmlReport.rate(1799, 2000)).isEqualTo("hi"); // 89.95 shows as 90.0
+        assertThat(HtmlReport.rate(1797, 2000)).isEqualTo("med"); // 89.85: below 90 however it rounds
+        assertThat(HtmlReport.rate(3, 4)).isEqualTo("med");
+        assertThat(HtmlReport.rate(2999, 4000)).isEqualTo("med"); // 74.975 shows as 75.0
+        assertThat(HtmlReport.rate(7, 10)).isEqualTo("lo");
+        assertThat(HtmlReport.rate(1, 10000)).isEqualTo("lo");
+        assertThat(HtmlReport.rate(0, 0)).isEqualTo("hi"); // nothing to cover
+        GroundTruth.Case c = GroundTruth.load("m3");
+        TraceAnalysis a = new TraceAnalysis(c.image());
+        for (TraceElement e : GroundTruth.elements(c)) {
+            a.accept(e);
+        }
+        a.end();
+        StringWriter w = new StringWriter();
+        new HtmlReport("m3").section("ETM", a).write(new PrintWriter(w), 10);
+        String html = w.toString();
+        assertThat(html).contains(".hi{background:#a7fc9d}.med{background:#ffea20}.lo{background:#ff6230}");
+        // each function's rate cell: its class follows its rate
+        java.util.regex.Matcher m = java.util.regex.Pattern
+                .compile("<tr><td class=\"n\">(\\d+) / (\\d+)</td><td class=\"n (\\w+)\">").matcher(html);
+        int rows = 0;
+        java.util.Set<String> classes = new java.util.HashSet<>();
+        while (m.find()) {
+            double pct = 100.0 * Long.parseLong(m.group(1)) / Math.max(1, Long.parseLong(m.group(2)));
+            String expected = Long.parseLong(m.group(2)) == 0 || pct >= 90 ? "hi" : pct >= 75 ? "med" : "lo";
+            if (Math.abs(pct - 90) > 0.1 && Math.abs(pct - 75) > 0.1) { // away from the rounding of the limits
+                assertThat(m.group(3)).as(m.group()).isEqualTo(expected);
+            }
+            classes.add(m.group(3));
+            rows++;
+        }
+        assertThat(rows).isGreaterThan(10);
+        assertThat(classes).contains("hi", "lo");
+    }
 }

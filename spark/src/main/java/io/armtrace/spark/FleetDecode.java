@@ -49,6 +49,11 @@ import org.apache.spark.api.java.function.Function;
  * </ul>
  * Decoding runs the command line's own code (one capture per task, each on one thread), so the results
  * are byte for byte those of the command line run capture by capture.
+ *
+ * <p>A capture that cannot be decoded (a damaged snapshot) does not stop the
+ * job: {@code status.tsv} has one line per capture, {@code NAME<TAB>ok} or {@code NAME<TAB>error<TAB>}
+ * the command line's sentence, with the capture's input path in it (not the executor's copy), and the
+ * other captures' results are written and added up as usual.
  */
 public final class FleetDecode {
     private FleetDecode() {
@@ -68,19 +73,23 @@ public final class FleetDecode {
         String output = args[args.length - 1];
         try (JavaSparkContext sc = new JavaSparkContext(conf)) {
             Summary s = run(sc, input, output);
-            System.out.println(s.captures() + " captures decoded to " + output);
+            System.out.println(s.captures() + " captures decoded to " + output
+                    + (s.failed() > 0 ? "; " + s.failed() + " could not be decoded (see " + output + "/status.tsv)" : ""));
         } catch (IllegalArgumentException e) {
             System.err.println("FleetDecode: " + e.getMessage());
             System.exit(2);
         }
     }
 
-    /** What a run did. */
-    public record Summary(int captures) {
+    /** What a run did: captures decoded, and of them those that failed (status.tsv says why). */
+    public record Summary(int captures, int failed) {
     }
 
-    /** The result of one capture that goes back to the driver: its tracefiles and folded stacks. */
-    record CaptureResult(String name, List<String> lcov, String folded) implements Serializable {
+    /**
+     * The result of one capture that goes back to the driver: its tracefiles and folded stacks, or
+     * {@code error}, the reason it could not be decoded (null when it was).
+     */
+    record CaptureResult(String name, List<String> lcov, String folded, String error) implements Serializable {
     }
 
     /** Decodes every capture of {@code input} into {@code output}. */
@@ -108,7 +117,16 @@ public final class FleetDecode {
 
         LcovTracefile lcov = new LcovTracefile();
         FoldedStacks folded = new FoldedStacks();
+        StringBuilder status = new StringBuilder();
+        int failed = 0;
         for (CaptureResult r : results) {
+            if (r.error() != null) {
+                failed++;
+                status.append(r.name()).append("\terror\t").append(r.error().replace('\t', ' ').replace('\n', ' '))
+                        .append('\n');
+                continue;
+            }
+            status.append(r.name()).append("\tok\n");
             for (int i = 0; i < r.lcov().size(); i++) {
                 lcov.add(new StringReader(r.lcov().get(i)), r.name() + " tracefile " + i);
             }
@@ -123,7 +141,8 @@ public final class FleetDecode {
         StringWriter stacks = new StringWriter();
         folded.write(new PrintWriter(stacks));
         write(ofs, new Path(out, "profile.folded"), stacks.toString());
-        return new Summary(results.size());
+        write(ofs, new Path(out, "status.tsv"), status.toString());
+        return new Summary(results.size(), failed);
     }
 
     /** Writes to a temporary name and renames, so that a file that is there is complete. */
@@ -154,39 +173,53 @@ public final class FleetDecode {
         public CaptureResult call(String name) throws IOException {
             Configuration conf = new Configuration(false);
             settings.forEach(conf::set);
+            Path src = new Path(new Path(input), name);
             java.nio.file.Path work = Files.createTempDirectory("armtrace-capture");
+            java.nio.file.Path dir = work.resolve(name);
             try {
-                Path src = new Path(new Path(input), name);
                 src.getFileSystem(conf).copyToLocalFile(false, src, new Path(work.toUri()), true);
-                java.nio.file.Path dir = work.resolve(name);
                 String d = dir.toString();
 
                 java.nio.file.Path jsonl = work.resolve("decode.jsonl");
                 cli(name, "decode", d, "--format", "jsonl", "--jobs", "1", "-o", jsonl.toString());
-                Path out = new Path(new Path(output), "captures");
-                FileSystem ofs = out.getFileSystem(conf);
-                ofs.setWriteChecksum(false);
-                ofs.copyFromLocalFile(false, true, new Path(jsonl.toUri()), new Path(out, name + ".jsonl"));
-
                 java.nio.file.Path folded = work.resolve("profile.folded");
                 cli(name, "profile", d, "--folded", "-o", folded.toString());
-
                 List<String> lcov = new ArrayList<>();
                 for (List<String> args : coverageRuns(dir, work.resolve("coverage.info"))) {
                     cli(name, args.toArray(String[]::new));
                     lcov.add(Files.readString(work.resolve("coverage.info")));
                 }
-                return new CaptureResult(name, lcov, Files.readString(folded));
+                // written only once the capture decoded completely
+                Path out = new Path(new Path(output), "captures");
+                FileSystem ofs = out.getFileSystem(conf);
+                ofs.setWriteChecksum(false);
+                ofs.copyFromLocalFile(false, true, new Path(jsonl.toUri()), new Path(out, name + ".jsonl"));
+                return new CaptureResult(name, lcov, Files.readString(folded), null);
+            } catch (CaptureFailure | IOException | RuntimeException e) {
+                // the reason, with the input's path where the messages name the executor's copy
+                String why = e instanceof CaptureFailure ? e.getMessage()
+                        : e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage());
+                return new CaptureResult(name, List.of(), "", why.replace(dir.toString(), src.toString())
+                        .replace(work.toString(), src.getParent().toString()));
             } finally {
                 deleteTree(work);
             }
         }
     }
 
+    /** A capture the command line refused: its sentence. */
+    static final class CaptureFailure extends Exception {
+        CaptureFailure(String message) {
+            super(message);
+        }
+    }
+
     /**
      * The {@code armtrace coverage} runs of one capture: one per trace source of program flow that {@code
      * armtrace decode} decodes (a protocol armtrace knows, not software trace, and a trace buffer), as an LCOV
-     * tracefile describes one program; without {@code --source} when there is only one.
+     * tracefile describes one program; without {@code --source} when there is only one. Source files are
+     * named as the compiler recorded them ({@code --source-paths recorded}): the executors do not have the
+     * sources; the merged tracefile is read where they are.
      */
     public static List<List<String>> coverageRuns(java.nio.file.Path capture, java.nio.file.Path lcov) {
         List<SnapshotSource> sources = Snapshot.load(capture).sources().stream()
@@ -194,23 +227,24 @@ public final class FleetDecode {
                         && s.bufferFile() != null).toList();
         List<List<String>> runs = new ArrayList<>();
         if (sources.size() == 1) {
-            runs.add(List.of("coverage", capture.toString(), "--lcov", lcov.toString()));
+            runs.add(List.of("coverage", capture.toString(), "--lcov", lcov.toString(), "--source-paths", "recorded"));
         } else {
             for (SnapshotSource s : sources) {
                 runs.add(List.of("coverage", capture.toString(), "--source", "0x" + Integer.toHexString(s.traceId()),
-                        "--lcov", lcov.toString()));
+                        "--lcov", lcov.toString(), "--source-paths", "recorded"));
             }
         }
         return runs;
     }
 
-    /** Runs the command line; a failure fails the task with the command's own message. */
-    private static void cli(String capture, String... args) {
+    /** Runs the command line; a failure is the command's own sentence, for the capture's status. */
+    private static void cli(String capture, String... args) throws CaptureFailure {
         StringWriter err = new StringWriter();
         int code = Main.run(args, new PrintWriter(Writer.nullWriter()), new PrintWriter(err));
         if (code != 0) {
-            throw new IllegalStateException("capture " + capture + ": armtrace " + args[0] + " exited " + code + ": "
-                    + err.toString().trim());
+            String m = err.toString().trim();
+            throw new CaptureFailure("armtrace " + args[0] + " exited " + code + ": "
+                    + (m.startsWith("armtrace: ") ? m.substring("armtrace: ".length()) : m));
         }
     }
 

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.armtrace.cli.Main;
 import io.armtrace.groundtruth.Corpus;
+import io.armtrace.testdata.SharedData;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;
@@ -27,7 +28,8 @@ import org.junit.jupiter.api.io.TempDir;
  * each capture's {@code decode --format jsonl}, and {@code merge} of every capture's LCOV tracefiles and
  * folded stacks. Captures: the bundled examples (ETMv2, ETMv3, PTM, MTB), the TC2 hardware capture
  * (five sources in one formatted buffer), encoder-made MTB dumps and an ETMv3 capture whose ELF has
- * DWARF lines (so that the LCOV has lines, functions and branches to add up).
+ * DWARF lines (so that the LCOV has lines, functions and branches to add up), and one capture that
+ * cannot be decoded, which is reported and stops nothing.
  */
 class FleetDecodeTest {
     private static JavaSparkContext sc;
@@ -52,26 +54,38 @@ class FleetDecodeTest {
     void jobGivesWhatTheCommandLineGivesCaptureByCapture() throws IOException {
         Path fleet = Files.createDirectories(tmp.resolve("fleet"));
         try (Stream<Path> examples = Files.list(Path.of("examples"))) {
-            for (Path e : examples.filter(Files::isDirectory).toList()) {
+            for (Path e : examples.filter(e -> Files.isRegularFile(e.resolve("snapshot.ini"))).toList()) {
                 copyTree(e, fleet.resolve(e.getFileName().toString()));
             }
         }
-        Path tc2 = Path.of("..", "shared", "conformance", "TC2");
-        if (Files.isDirectory(tc2)) {
-            copyTree(tc2, fleet.resolve("tc2"));
-        }
+        copyTree(SharedData.tc2(), fleet.resolve("tc2"));
         encoded(fleet.resolve("mtb-m0plus-1k"), "mtb", "m0plus");
         encoded(fleet.resolve("mtb-m0plus-4k"), "mtb", "m0plus", "--buffer-size=4096");
         encoded(fleet.resolve("etm3-m3-dwarf"), "etm3", "m3", "--profile-m");
+        // one capture that cannot be decoded: its snapshot.ini lists no devices
+        Path bad = fleet.resolve("etm3-no-devices");
+        copyTree(Path.of("examples/etm3-a9-thumb"), bad);
+        Files.writeString(bad.resolve("snapshot.ini"), "[snapshot]\nversion=1.0\n");
 
         Path sparkOut = tmp.resolve("spark-out");
         FleetDecode.Summary summary = FleetDecode.run(sc, fleet.toString(), sparkOut.toString());
 
-        List<Path> captures;
+        List<Path> all;
         try (Stream<Path> s = Files.list(fleet)) {
-            captures = s.sorted().toList();
+            all = s.sorted().toList();
         }
-        assertThat(summary.captures()).isEqualTo(captures.size()).isGreaterThanOrEqualTo(7);
+        assertThat(summary.captures()).isEqualTo(all.size()).isGreaterThanOrEqualTo(8);
+        // the bad capture is reported, with the path of its input, and nothing else stopped
+        assertThat(summary.failed()).isEqualTo(1);
+        List<String> status = Files.readAllLines(sparkOut.resolve("status.tsv"));
+        assertThat(status).hasSize(all.size());
+        String failure = status.stream().filter(l -> l.startsWith("etm3-no-devices\t")).findFirst().orElseThrow();
+        assertThat(failure).startsWith("etm3-no-devices\terror\tarmtrace decode exited 2: ")
+                .contains(bad.resolve("snapshot.ini").toAbsolutePath().toString()).contains("[device_list]")
+                .doesNotContain("armtrace-capture");
+        assertThat(status).filteredOn(l -> !l.equals(failure)).allMatch(l -> l.endsWith("\tok"));
+        assertThat(sparkOut.resolve("captures").resolve("etm3-no-devices.jsonl")).doesNotExist();
+        List<Path> captures = all.stream().filter(c -> !c.equals(bad)).toList();
 
         // the command line, one capture at a time
         Path cliOut = Files.createDirectories(tmp.resolve("cli-out"));

@@ -482,6 +482,16 @@ final class A32Disassembler {
                 return "push" + c + "\t" + regList(list);
             }
         }
+        if (rn == 13 && wb && !user && Integer.bitCount(list) == 1) {
+            // one register: PUSH/POP are the aliases of the LDR/STR encodings then (DDI 0406C A8.8.132,
+            // A8.8.134), and objdump spells these block transfers with the full-descending stack names
+            if (load && mode == 1) {
+                return "ldmfd" + c + "\tsp!, " + regList(list);
+            }
+            if (!load && mode == 2) {
+                return "stmfd" + c + "\tsp!, " + regList(list);
+            }
+        }
         String[] modes = {"da", "", "db", "ib"};
         String ia = !load && mode == 1 && (wb || user) ? "ia" : modes[mode];
         return (load ? "ldm" : "stm") + (mode == 1 ? ia : modes[mode]) + c + "\t" + r(rn) + (wb ? "!" : "") + ", " + regList(list)

@@ -90,7 +90,7 @@ public final class Disassembler {
      * halfword, or first halfword &lt;&lt; 16 | second), never null.
      */
     public Text disassemble(int opcode, int size, Isa isa, long address, int itState, SymbolTable symbols) {
-        Names names = symbols == null || symbols.isEmpty() ? PLAIN : target -> withSymbol(symbols, target);
+        Names names = symbols == null || symbols.isEmpty() ? PLAIN : target -> withSymbol(symbols, target, address);
         String s;
         if (isa == Isa.A32) {
             s = profile == Profile.M ? null : A32Disassembler.disassemble(opcode, address, names);
@@ -109,13 +109,15 @@ public final class Disassembler {
         return tab < 0 ? new Text(s, "") : new Text(s.substring(0, tab), s.substring(tab + 1));
     }
 
-    private static String withSymbol(SymbolTable symbols, long target) {
+    /** {@code target <symbol+0xoff>} with the symbol objdump chooses for a branch at {@code from}. */
+    private static String withSymbol(SymbolTable symbols, long target, long from) {
         String hex = Long.toHexString(target);
-        Symbol sym = symbols.lookup(target);
+        Symbol sym = symbols.nameFor(target, from);
         if (sym == null) {
             return hex;
         }
         long off = target - sym.address();
-        return hex + " <" + sym.name() + (off == 0 ? "" : "+0x" + Long.toHexString(off)) + ">";
+        return hex + " <" + sym.name() + (off == 0 ? "" : off > 0 ? "+0x" + Long.toHexString(off)
+                : "-0x" + Long.toHexString(-off)) + ">";
     }
 }

@@ -114,9 +114,8 @@ final class Simd {
                 String[] logic = u ? new String[] {"veor", "vbsl", "vbit", "vbif"} : new String[] {"vand", "vbic", "vorr", "vorn"};
                 m = logic[c];
                 t = "";
-                if (!u && c == 2 && ((w >>> 16) & 15) == (w & 15) && ((w >>> 7) & 1) == ((w >>> 5) & 1)) {
-                    return "vmov\t" + vd(w, q) + ", " + vm(w, q);
-                }
+                // VORR with identical sources is the VMOV (register) alias of the architecture (DDI 0406C
+                // A8.8.340), but binutils 2.40's objdump prints it as vorr, and listings follow objdump
                 break;
             case 2: m = b ? "vqsub" : "vhsub"; t = su; break;
             case 3: m = b ? "vcge" : "vcgt"; t = su; break;
@@ -411,9 +410,11 @@ final class Simd {
                     default: return null;
                 }
             case 1: {
-                boolean f = (bb & 4) != 0;
+                // B = F:op:x with F (bit 10) floating point and op (bits 9:7) the operation (DDI 0406C
+                // A7.4.5, Table A7-13)
+                boolean f = (bb & 8) != 0;
                 String t = f ? ".f32" : ".s" + e;
-                switch (bb & 3 | (bb & 8) >>> 1) {
+                switch (bb & 7) {
                     case 0: return "vcgt" + t + "\t" + two + ", #0";
                     case 1: return "vcge" + t + "\t" + two + ", #0";
                     case 2: return "vceq" + (f ? ".f32" : ".i" + e) + "\t" + two + ", #0";

@@ -118,9 +118,9 @@ public record Etm3Config(long etmcr, long etmidr, long etmccer, int traceId, boo
     /** The registers in words, one line each. */
     public List<String> describe() {
         List<String> out = new ArrayList<>();
-        out.add(String.format("ETMv%d.%d trace unit (ETMIDR=0x%08X), trace ID 0x%02X%s", majorVersion(), minorVersion(),
+        out.add(String.format("ETMv%d.%d trace unit (ETMIDR=0x%08x), trace ID 0x%02x%s", majorVersion(), minorVersion(),
                 etmidr, traceId, armv7m ? ", ARMv7-M core" : ""));
-        out.add(String.format("ETMCR=0x%08X: %s, %s", etmcr,
+        out.add(String.format("ETMCR=0x%08x: %s, %s", etmcr,
                 cycleAccurate() ? "cycle-accurate" : "not cycle-accurate",
                 contextIdBytes() == 0 ? "no context ID" : contextIdBytes() + "-byte context ID"));
         out.add("Instruction trace " + (instructionTrace() ? "on" : "off (data-only mode)") + "; data tracing: "
@@ -128,7 +128,7 @@ public record Etm3Config(long etmcr, long etmidr, long etmccer, int traceId, boo
                 + (dataValues() ? "values" : "")));
         out.add("Branch output (ETMCR[8]): " + ((etmcr & CR_BRANCH_OUTPUT) != 0 ? "every taken branch" : "indirect branches only"));
         out.add("Timestamps " + (timestamps() ? "enabled" : "disabled") + "; VMID tracing " + (vmid() ? "enabled" : "disabled"));
-        out.add(String.format("ETMCCER=0x%08X: timestamps %s (%d-bit), virtualization extensions %s", etmccer,
+        out.add(String.format("ETMCCER=0x%08x: timestamps %s (%d-bit), virtualization extensions %s", etmccer,
                 (etmccer & CCER_TIMESTAMP) != 0 ? "implemented" : "not implemented", timestamp64() ? 64 : 48,
                 virtualization() ? "present" : "absent"));
         out.add("Branch address encoding: " + (alternativeBranch() ? "alternative (ETMIDR[20]=1)" : "original"));

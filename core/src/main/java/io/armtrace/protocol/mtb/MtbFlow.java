@@ -11,6 +11,7 @@ import io.armtrace.trace.ElementSink;
 import io.armtrace.trace.ExceptionEntry;
 import io.armtrace.trace.ExceptionReturn;
 import io.armtrace.trace.InstructionRange;
+import io.armtrace.trace.InstructionSizes;
 import io.armtrace.trace.Isa;
 import io.armtrace.trace.NoImage;
 import io.armtrace.trace.TraceOn;
@@ -35,8 +36,13 @@ import java.util.OptionalLong;
  * lie on the way (they would have written a packet), and a branch source must be a branch (a direct
  * one to the packet's destination). A packet that fails
  * becomes a {@link DecodeError} and decoding continues at its destination. Walks only go forward and
- * are bounded, so corrupt packets can neither loop nor run away. MTB carries no condition codes: every
- * walked instruction is reported executed.
+ * are bounded, so corrupt packets can neither loop nor run away.
+ *
+ * <p>MTB carries no condition codes, but it writes a packet for every taken branch: a conditional branch
+ * (B&lt;c&gt;, CBZ/CBNZ, a branch in an IT block) that a walk passes was not taken and is reported as
+ * failing its condition, and one that is the source of a packet as executed. Conditional instructions
+ * that are not branches (the rest of an IT block, on ARMv7-M and ARMv8-M Mainline) change no PC, so
+ * nothing in the trace tells whether they passed: they are reported executed.
  */
 public final class MtbFlow implements MtbPacketListener {
     /** Default bound of one walk, in instructions. */
@@ -188,7 +194,10 @@ public final class MtbFlow implements MtbPacketListener {
             return;
         }
         long addr = from;
-        long count = 0;
+        long count = 0; // instructions walked, for the bound
+        long rangeFrom = from; // the open range: from here, rangeCount instructions
+        long rangeCount = 0;
+        passedBranches.clear();
         long last = -1;
         int lastSize = 0;
         WaypointKind lastKind = WaypointKind.NONE;
@@ -210,7 +219,7 @@ public final class MtbFlow implements MtbPacketListener {
                 }
                 if (!include) {
                     if (i > 0) {
-                        count += i;
+                        rangeCount += i;
                         sizes.append(b, 0, i);
                         last = b.addressOf(i - 1);
                         lastSize = b.sizeOf(i - 1);
@@ -229,7 +238,8 @@ public final class MtbFlow implements MtbPacketListener {
                             + "or wrong image)", to, b.target(), dst), to, offset);
                     return;
                 }
-                count += i + 1;
+                // the packet's source: a branch that was taken, conditional or not
+                rangeCount += i + 1;
                 sizes.append(b, 0, i + 1);
                 last = to;
                 lastSize = b.lastSize();
@@ -252,9 +262,12 @@ public final class MtbFlow implements MtbPacketListener {
                     // a long straight run: the next block continues it
                 }
                 case NO_IMAGE -> {
-                    if (b.count() > 0) {
+                    emitNotTaken(from);
+                    if (rangeCount + b.count() > 0) {
                         sizes.append(b, 0, b.count());
-                        emit(from, b.lastAddress(), b.lastSize(), count + b.count(), WaypointKind.NONE, CallKind.NONE);
+                        emit(rangeFrom, b.count() > 0 ? b.lastAddress() : last, b.count() > 0 ? b.lastSize() : lastSize,
+                                rangeCount + b.count(), b.count() > 0 ? WaypointKind.NONE : lastKind,
+                                b.count() > 0 ? CallKind.NONE : lastCall, true, sizes.sizes(), sizes.index());
                     }
                     errors++;
                     sink.accept(new NoImage(source, b.missingAddress(), Isa.T32));
@@ -266,16 +279,43 @@ public final class MtbFlow implements MtbPacketListener {
                 }
             }
             count += b.count();
+            rangeCount += b.count();
             sizes.append(b, 0, b.count());
             last = b.lastAddress();
             lastSize = b.lastSize();
             lastKind = b.kind();
             lastCall = b.call();
             addr = b.nextAddress();
+            if (b.end() == Block.End.WAYPOINT && b.conditional() && notTaken(b, to, exception)) {
+                // A conditional branch the walk passes wrote no packet, so it was not taken: its condition
+                // failed (MTB writes a packet for every taken branch, DDI 0486B "MTB execution trace
+                // packet format"). It ends a range as a failed instruction, as an N atom does in ETM/PTM. The
+                // range is held back until the walk reaches its end: a walk that fails reports only the error.
+                passedBranches.add(last, lastSize, rangeCount, lastKind, lastCall, sizes.sizes(), sizes.index());
+                rangeFrom = addr;
+                rangeCount = 0;
+                sizes.clear();
+            }
         }
-        if (count > 0) {
-            emit(from, last, lastSize, count, lastKind, lastCall);
+        emitNotTaken(from);
+        if (rangeCount > 0) {
+            emit(rangeFrom, last, lastSize, rangeCount, lastKind, lastCall, true, sizes.sizes(), sizes.index());
         }
+    }
+
+    /**
+     * Whether a conditional waypoint that a sequential walk passes is known to have failed its condition.
+     * Not known for a direct branch to the next instruction (taken or not, the PC moves on alike and no
+     * packet is written) and for an SVC right before the exception entry that the trace shows it raised.
+     * A conditional indirect branch (BX, POP {pc} in an IT block) that passed would have to load the address
+     * of the next instruction; it is taken as failed.
+     */
+    private static boolean notTaken(Block b, long to, boolean exception) {
+        return switch (b.kind()) {
+            case DIRECT_BRANCH -> b.target() != b.nextAddress();
+            case EXCEPTION_CALL -> !(exception && b.nextAddress() == to);
+            default -> true;
+        };
     }
 
     /** May the flow-changing instruction that ends block {@code b} lie on a sequential walk to {@code to}? */
@@ -299,10 +339,65 @@ public final class MtbFlow implements MtbPacketListener {
         return b.lastSize() == 2 && (b.opcode() & 0xFF00) == 0xBE00;
     }
 
-    private void emit(long from, long last, int lastSize, long count, WaypointKind lastKind, CallKind lastCall) {
+    /** The ranges of the current walk that end at a not-taken conditional branch, the first from {@code from}. */
+    private void emitNotTaken(long from) {
+        long start = from;
+        for (int i = 0; i < passedBranches.size; i++) {
+            emit(start, passedBranches.last[i], passedBranches.lastSize[i], passedBranches.count[i], passedBranches.kind[i],
+                    passedBranches.call[i], false, passedBranches.sizes[i], passedBranches.index[i]);
+            start = passedBranches.last[i] + passedBranches.lastSize[i];
+        }
+        passedBranches.clear();
+    }
+
+    /**
+     * The not-taken conditional branches of one walk, in order: where each range that ends at one ends.
+     * Reused from walk to walk; a walk is bounded, so this is too.
+     */
+    private static final class NotTakenBranches {
+        long[] last = new long[16];
+        int[] lastSize = new int[16];
+        long[] count = new long[16];
+        WaypointKind[] kind = new WaypointKind[16];
+        CallKind[] call = new CallKind[16];
+        InstructionSizes[] sizes = new InstructionSizes[16];
+        short[] index = new short[16];
+        int size;
+
+        void clear() {
+            java.util.Arrays.fill(sizes, 0, size, null);
+            size = 0;
+        }
+
+        void add(long lastAddress, int bytes, long instructions, WaypointKind k, CallKind c, InstructionSizes s, short from) {
+            if (this.size == last.length) {
+                int n = last.length * 2;
+                last = java.util.Arrays.copyOf(last, n);
+                lastSize = java.util.Arrays.copyOf(lastSize, n);
+                count = java.util.Arrays.copyOf(count, n);
+                kind = java.util.Arrays.copyOf(kind, n);
+                call = java.util.Arrays.copyOf(call, n);
+                sizes = java.util.Arrays.copyOf(sizes, n);
+                index = java.util.Arrays.copyOf(index, n);
+            }
+            last[this.size] = lastAddress;
+            lastSize[this.size] = bytes;
+            count[this.size] = instructions;
+            kind[this.size] = k;
+            call[this.size] = c;
+            sizes[this.size] = s;
+            index[this.size] = from;
+            this.size++;
+        }
+    }
+
+    private final NotTakenBranches passedBranches = new NotTakenBranches();
+
+    private void emit(long from, long last, int lastSize, long count, WaypointKind lastKind, CallKind lastCall,
+            boolean executed, InstructionSizes rangeSizes, short index) {
         instructions += count;
         sink.accept(new InstructionRange(source, from, last + lastSize, (int) count, Isa.T32, lastKind, lastCall,
-                true, sizes.sizes(), sizes.index()));
+                executed, rangeSizes, index));
     }
 
     /** The sizes of the range being walked (a walk spans blocks). */

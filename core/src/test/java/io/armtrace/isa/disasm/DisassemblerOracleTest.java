@@ -110,6 +110,26 @@ class DisassemblerOracleTest {
         return new MemoryImage().add(address, b, "code");
     }
 
+    /**
+     * Spellings binutils 2.40 chooses (arm-none-eabi-objdump -d of these words, assembled with
+     * arm-none-eabi-as from the source in the comments): a one-register STMDB/LDMIA on sp with write-back is
+     * stmfd/ldmfd (push/pop only for two or more registers), VORR with identical sources stays vorr, and
+     * the floating-point bit of the two-register comparisons with zero is bit 10.
+     */
+    @ParameterizedTest(name = "{0}: {1}")
+    @CsvSource(delimiter = '|', value = {
+        "e92d0010|stmfd sp!, {r4}", "e8bd0010|ldmfd sp!, {r4}", "092d0010|stmfdeq sp!, {r4}",
+        "e8bd8000|ldmfd sp!, {pc}", "e92d4000|stmfd sp!, {lr}", "08bd0001|ldmfdeq sp!, {r0}",
+        "e92d4010|push {r4, lr}", "e8bd8010|pop {r4, pc}", "e9210010|stmdb r1!, {r4}", "e8b10010|ldm r1!, {r4}",
+        "f2210111|vorr d0, d1, d1", "f2220152|vorr q0, q1, q1", "f3f903e0|vneg.s32 q8, q8",
+        "f3f905e0|vcle.f32 q8, q8, #0", "f3b51182|vcle.s16 d1, d2, #0", "f3b93784|vneg.f32 d3, d4",
+        "f3b12344|vabs.s8 q1, q2", "f3b90401|vcgt.f32 d0, d1, #0"})
+    void aliasesAreSpeltAsBinutils240SpellsThem(String word, String objdump) {
+        Disassembler.Text t = new Disassembler(Profile.AR).disassemble((int) Long.parseLong(word, 16), 4, Isa.A32,
+                0x8000, 0, null);
+        assertThat(t.toString()).isEqualTo(objdump);
+    }
+
     @Test
     void branchTargetsCarryTheSymbolAndOffset() {
         // the a9-thumb table: "8002: f000 fd51  bl 8aa8" (objdump adds <name+off> from the ELF's symbols)

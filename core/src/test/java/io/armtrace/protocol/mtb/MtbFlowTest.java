@@ -102,6 +102,11 @@ class MtbFlowTest {
         return r;
     }
 
+    /** A range that ends at a conditional branch the trace shows was not taken (no packet from it). */
+    static InstructionRange notTaken(long start, long end, int count, long last, WaypointKind kind) {
+        return new InstructionRange(0, start, end, count, Isa.T32, last, kind, false);
+    }
+
     @Test
     void svcIsIncludedAndExceptionReturnIsOnePairOfPackets() {
         List<TraceElement> e = decode(
@@ -116,7 +121,9 @@ class MtbFlowTest {
         assertThat(e).containsExactly(
                 new TraceOn(0, TraceOn.Reason.TRACE_ENABLED, 0),
                 range(0x102, 0x108, 3, 0x106, WaypointKind.DIRECT_BRANCH),
-                range(0x102, 0x10a, 4, 0x108, WaypointKind.EXCEPTION_CALL),
+                // bne walked past without a packet: not taken; then svc
+                notTaken(0x102, 0x108, 3, 0x106, WaypointKind.DIRECT_BRANCH),
+                range(0x108, 0x10a, 1, 0x108, WaypointKind.EXCEPTION_CALL),
                 new ExceptionEntry(0, 11, "SVCall", 0x10a, false),
                 range(0x140, 0x144, 2, 0x142, WaypointKind.EXCEPTION_RETURN),
                 new ExceptionReturn(0, 0x10a),
@@ -150,7 +157,8 @@ class MtbFlowTest {
                 p(0x106, 0, 0x102, 1));                // restarted later: S=1, nothing walked from 0x140
         assertThat(e).containsExactly(
                 new TraceOn(0, TraceOn.Reason.TRACE_ENABLED, 0),
-                range(0x102, 0x10a, 4, 0x108, WaypointKind.EXCEPTION_CALL),
+                notTaken(0x102, 0x108, 3, 0x106, WaypointKind.DIRECT_BRANCH),
+                range(0x108, 0x10a, 1, 0x108, WaypointKind.EXCEPTION_CALL),
                 new ExceptionEntry(0, 11, "SVCall", 0x10a, false),
                 new TraceOn(0, TraceOn.Reason.TRACE_ENABLED, 16));
     }
@@ -176,8 +184,9 @@ class MtbFlowTest {
     @Test
     void pcCompletesTheNewestRun() {
         List<TraceElement> e = decode(OptionalLong.of(0x108), p(0x106, 0, 0x102, 0), p(0x106, 0, 0x102, 0));
+        // the bne at 0x106 before the PC wrote no packet: the loop ended there
         assertThat(e).endsWith(range(0x102, 0x108, 3, 0x106, WaypointKind.DIRECT_BRANCH),
-                range(0x102, 0x108, 3, 0x106, WaypointKind.DIRECT_BRANCH));
+                notTaken(0x102, 0x108, 3, 0x106, WaypointKind.DIRECT_BRANCH));
         assertThat(e).filteredOn(x -> x instanceof InstructionRange).hasSize(2);
     }
 

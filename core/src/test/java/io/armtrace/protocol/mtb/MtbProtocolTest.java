@@ -49,9 +49,13 @@ class MtbProtocolTest {
         List<TraceElement> e = out.elements();
         assertThat(e).noneMatch(x -> x instanceof DecodeError || x instanceof NoImage);
         int n = e.size();
-        assertThat(e.get(n - 5)).isInstanceOf(ExceptionEntry.class);
-        assertThat(((ExceptionEntry) e.get(n - 5)).name()).isEqualTo("SysTick");
-        assertThat(((ExceptionEntry) e.get(n - 5)).preferredReturn()).isEqualTo(0x220);
+        // ... SysTick, its handler (a range that ends at the handler's not-taken branch, then the rest),
+        // the return tail-chained into PendSV, and PendSV's first instructions
+        assertThat(e.get(n - 6)).isInstanceOf(ExceptionEntry.class);
+        assertThat(((ExceptionEntry) e.get(n - 6)).name()).isEqualTo("SysTick");
+        assertThat(((ExceptionEntry) e.get(n - 6)).preferredReturn()).isEqualTo(0x220);
+        assertThat(e.get(n - 5)).isInstanceOf(InstructionRange.class);
+        assertThat(((InstructionRange) e.get(n - 5)).lastExecuted()).isFalse();
         assertThat(e.get(n - 4)).isInstanceOf(InstructionRange.class);
         assertThat(e.get(n - 3)).isInstanceOf(ExceptionReturn.class);
         assertThat(((ExceptionReturn) e.get(n - 3)).target()).isEqualTo(-1);
