@@ -360,6 +360,11 @@ public final class Snapshot {
             }
             Path dumpFile = c.check(file, file.getParent() == null ? Path.of(f) : file.getParent().resolve(f));
             FileKind dumpKind = FileKind.of(dumpFile);
+            if (dumpKind == FileKind.MISSING && java.nio.file.Files.isSymbolicLink(dumpFile)) {
+                // A link that leads nowhere (dangling, or a loop) is a mistake in the snapshot, not a dump left out.
+                throw new InputException(IniFile.shown(file.toString()) + ": [" + IniFile.shown(s.name()) + "] names "
+                        + IniFile.shown(f) + ", a symbolic link that leads to no file.");
+            }
             if (dumpKind == FileKind.MISSING) {
                 warnings.add(IniFile.shown(file.toString()) + ": [" + IniFile.shown(s.name()) + "] names " + IniFile.shown(f) + ", which does not exist; that memory is left out.");
                 continue;

@@ -82,6 +82,15 @@ class SnapshotTest {
         assertThat(missing.warnings()).singleElement().asString()
                 .contains("dev.ini: [dump1] names m.bin, which does not exist; that memory is left out.");
         assertThat(missing.devices().get(0).dumps()).isEmpty();
+        // but a link by that name that leads nowhere (dangling, or a loop) is a broken snapshot: refused
+        Files.createSymbolicLink(dir.resolve("m.bin"), dir.resolve("gone.bin"));
+        assertThatThrownBy(() -> Snapshot.load(dir))
+                .isInstanceOf(InputException.class).hasMessageContaining("dev.ini: [dump1] names m.bin, a symbolic link that leads to no file.");
+        Files.delete(dir.resolve("m.bin"));
+        Files.createSymbolicLink(dir.resolve("m.bin"), dir.resolve("m.bin"));
+        assertThatThrownBy(() -> Snapshot.load(dir))
+                .isInstanceOf(InputException.class).hasMessageContaining("a symbolic link that leads to no file");
+        Files.delete(dir.resolve("m.bin"));
         Files.write(dir.resolve("m.bin"), new byte[] {1, 2, 3, 4});
         Files.writeString(dir.resolve("snapshot.ini"),
                 "[snapshot]\nversion=1.0\n[device_list]\nd=dev.ini\n[trace]\nmetadata=trace.ini\n");
