@@ -42,62 +42,110 @@ public final class DecodeOptions {
         this.queuedBatches = b.queuedBatches;
     }
 
-    /** A builder with the defaults: every source, no extra image or register, plain framing, no bound set. */
+    /**
+     * A builder with the defaults: every source, no extra image or register, plain framing, no bound set.
+     *
+     * @return a new builder
+     */
     public static Builder builder() {
         return new Builder();
     }
 
-    /** The trace IDs to decode, in order; empty for every source. */
+    /**
+     * The trace IDs to decode, in order; empty for every source.
+     *
+     * @return the trace IDs, or none for every source
+     */
     public List<Integer> sources() {
         return sources;
     }
 
-    /** The protocol name that overrides a snapshot's device types, or null. */
+    /**
+     * The protocol name that overrides a snapshot's device types, or null.
+     *
+     * @return the protocol name, or null
+     */
     public String protocol() {
         return protocol;
     }
 
-    /** Extra program images, each {@code FILE} (ELF) or {@code FILE@ADDR} (raw), either possibly gzip-compressed. */
+    /**
+     * Extra program images, each {@code FILE} (ELF) or {@code FILE@ADDR} (raw), either possibly gzip-compressed.
+     *
+     * @return the image arguments
+     */
     public List<String> images() {
         return images;
     }
 
-    /** Extra trace unit register values (a copy), which take precedence over a snapshot's. */
+    /**
+     * Extra trace unit register values (a copy), which take precedence over a snapshot's.
+     *
+     * @return the register values
+     */
     public Registers registers() {
         return new Registers().putAll(registers);
     }
 
-    /** How a raw trace file's bytes are laid out. */
+    /**
+     * How a raw trace file's bytes are laid out.
+     *
+     * @return the framing
+     */
     public TraceInputs.Framing framing() {
         return framing;
     }
 
-    /** The bound on any single walk through code, in instructions; 0 for the protocol's default. */
+    /**
+     * The bound on any single walk through code, in instructions; 0 for the protocol's default.
+     *
+     * @return the limit, or 0
+     */
     public long instructionLimit() {
         return instructionLimit;
     }
 
-    /** True to refuse a snapshot whose .ini files name files outside its directory. */
+    /**
+     * True to refuse a snapshot whose .ini files name files outside its directory.
+     *
+     * @return whether snapshots are confined
+     */
     public boolean confine() {
         return confine;
     }
 
-    /** Where a snapshot's warnings go, one sentence each. */
+    /**
+     * Where a snapshot's warnings go, one sentence each.
+     *
+     * @return the receiver of warnings
+     */
     public Consumer<String> warnings() {
         return warnings;
     }
 
-    /** Elements per batch that an {@link ElementIterator}'s decoding thread hands over at once. */
+    /**
+     * Elements per batch that an {@link ElementIterator}'s decoding thread hands over at once.
+     *
+     * @return the batch size
+     */
     public int batchSize() {
         return batchSize;
     }
 
-    /** Batches an {@link ElementIterator} holds at most: with {@link #batchSize}, its bound on memory. */
+    /**
+     * Batches an {@link ElementIterator} holds at most: with {@link #batchSize}, its bound on memory.
+     *
+     * @return the number of batches
+     */
     public int queuedBatches() {
         return queuedBatches;
     }
 
-    /** A builder starting from these options. */
+    /**
+     * A builder starting from these options.
+     *
+     * @return a builder holding these options
+     */
     public Builder toBuilder() {
         Builder b = new Builder();
         b.sources.addAll(sources);
@@ -134,7 +182,12 @@ public final class DecodeOptions {
         private Builder() {
         }
 
-        /** Decodes the source with trace ID {@code traceId} (0x00 to 0x7f); call again for more. Default: every source. */
+        /**
+         * Decodes the source with trace ID {@code traceId} (0x00 to 0x7f); call again for more. Default: every source.
+         *
+         * @param traceId a CoreSight trace ID, 0x00 to 0x7f
+         * @return this builder
+         */
         public Builder source(int traceId) {
             if (traceId < 0 || traceId > 0x7F) {
                 throw new IllegalArgumentException("trace ID " + traceId + " is not between 0x00 and 0x7f");
@@ -143,36 +196,67 @@ public final class DecodeOptions {
             return this;
         }
 
-        /** Decodes every source with the protocol named {@code name} (etm2, etm3, ptm, mtb, etm4, ete, itm, stm). */
+        /**
+         * Decodes every source with the protocol named {@code name} (etm2, etm3, ptm, mtb, etm4, ete, itm, stm).
+         *
+         * @param name the protocol name
+         * @return this builder
+         */
         public Builder protocol(String name) {
             this.protocol = name;
             return this;
         }
 
-        /** Adds a program image: an ELF file, or a raw binary at an address ({@code "file.bin@0x8000"}). */
+        /**
+         * Adds a program image: an ELF file, or a raw binary at an address ({@code "file.bin@0x8000"}).
+         *
+         * @param fileOrFileAtAddress an ELF file, or a raw binary and its load address joined by {@code @}
+         * @return this builder
+         */
         public Builder image(String fileOrFileAtAddress) {
             images.add(fileOrFileAtAddress);
             return this;
         }
 
-        /** Adds an ELF program image. */
+        /**
+         * Adds an ELF program image.
+         *
+         * @param elf an ELF file
+         * @return this builder
+         */
         public Builder image(java.nio.file.Path elf) {
             return image(elf.toString());
         }
 
-        /** Sets a trace unit register (e.g. ETMCR, TRCCONFIGR; for MTB POSITION, BASE, MASTER, FLOW, PC). */
+        /**
+         * Sets a trace unit register (e.g. ETMCR, TRCCONFIGR; for MTB POSITION, BASE, MASTER, FLOW, PC).
+         *
+         * @param name the register name
+         * @param value the register value
+         * @return this builder
+         */
         public Builder register(String name, long value) {
             registers.put(name, value);
             return this;
         }
 
-        /** How a raw trace file is laid out (default {@link TraceInputs.Framing#PLAIN}). */
+        /**
+         * How a raw trace file is laid out (default {@link TraceInputs.Framing#PLAIN}).
+         *
+         * @param framing the layout of a raw trace file
+         * @return this builder
+         */
         public Builder framing(TraceInputs.Framing framing) {
             this.framing = java.util.Objects.requireNonNull(framing);
             return this;
         }
 
-        /** Bounds every walk through code to {@code n} instructions (0: the protocol's default). */
+        /**
+         * Bounds every walk through code to {@code n} instructions (0: the protocol's default).
+         *
+         * @param n a number of instructions, or 0
+         * @return this builder
+         */
         public Builder instructionLimit(long n) {
             if (n < 0) {
                 throw new IllegalArgumentException("instruction limit " + n + " is negative");
@@ -181,13 +265,23 @@ public final class DecodeOptions {
             return this;
         }
 
-        /** Refuses snapshots whose .ini files name files outside their directory (for snapshots from elsewhere). */
+        /**
+         * Refuses snapshots whose .ini files name files outside their directory (for snapshots from elsewhere).
+         *
+         * @param confine true to refuse files outside the snapshot
+         * @return this builder
+         */
         public Builder confine(boolean confine) {
             this.confine = confine;
             return this;
         }
 
-        /** Receives a snapshot's warnings (damaged parts that did not stop it from being read). Default: dropped. */
+        /**
+         * Receives a snapshot's warnings (damaged parts that did not stop it from being read). Default: dropped.
+         *
+         * @param warnings receives each warning, one sentence
+         * @return this builder
+         */
         public Builder warnings(Consumer<String> warnings) {
             this.warnings = java.util.Objects.requireNonNull(warnings);
             return this;
@@ -196,6 +290,10 @@ public final class DecodeOptions {
         /**
          * Bounds an {@link ElementIterator}: its decoding thread hands elements over in batches of {@code
          * batchSize} and waits while {@code queuedBatches} batches are not yet taken.
+         *
+         * @param batchSize elements per batch
+         * @param queuedBatches batches held at most
+         * @return this builder
          */
         public Builder iteratorBuffer(int batchSize, int queuedBatches) {
             if (batchSize < 1 || queuedBatches < 1) {
@@ -206,7 +304,11 @@ public final class DecodeOptions {
             return this;
         }
 
-        /** The options. */
+        /**
+         * The options.
+         *
+         * @return the options
+         */
         public DecodeOptions build() {
             return new DecodeOptions(this);
         }

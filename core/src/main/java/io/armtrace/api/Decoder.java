@@ -54,6 +54,10 @@ public final class Decoder {
      * Opens a DS-5/OpenCSD snapshot directory ({@code snapshot.ini}, {@code trace.ini} and device files): the
      * sources {@code options} chooses (every source whose device type armtrace decodes, when it chooses
      * none), each with its core's memory dumps as program image plus {@code options}' images.
+     *
+     * @param dir the snapshot directory
+     * @param options what to open and how to decode
+     * @return the opened snapshot
      */
     public static Decoder openSnapshot(Path dir, DecodeOptions options) {
         Snapshot snap = TraceInputs.openSnapshot(dir, options.confine());
@@ -94,6 +98,12 @@ public final class Decoder {
      * as {@link DecodeOptions#framing()} says, with the trace unit's registers and program images from
      * {@code options}. A formatted file needs the trace ID of the source to take ({@link
      * DecodeOptions.Builder#source}).
+     *
+     * @param file the raw trace file
+     * @param protocol the protocol name (etm2, etm3, ptm, mtb, etm4, ete, itm, stm)
+     * @param options what to open and how to decode
+     * @return the opened trace file
+     * @throws java.io.IOException if a file cannot be read
      */
     public static Decoder openTrace(Path file, String protocol, DecodeOptions options) throws IOException {
         TraceInputs.checkTraceFile(file);
@@ -119,12 +129,21 @@ public final class Decoder {
      * Opens an MTB RAM dump (the SRAM holding the Micro Trace Buffer): the registers {@code POSITION} (and
      * {@code BASE}, {@code MASTER}, {@code FLOW}, {@code PC} as the capture has them) and the program image come
      * from {@code options}; docs/mtb.md says where to read them.
+     *
+     * @param dump the MTB SRAM dump
+     * @param options what to open and how to decode
+     * @return the opened dump
+     * @throws java.io.IOException if a file cannot be read
      */
     public static Decoder openMtb(Path dump, DecodeOptions options) throws IOException {
         return openTrace(dump, "mtb", options);
     }
 
-    /** The sources to decode, in the order {@link #decode(ElementSink)} decodes them. */
+    /**
+     * The sources to decode, in the order {@link #decode(ElementSink)} decodes them.
+     *
+     * @return the sources
+     */
     public List<TraceSource> sources() {
         return sources;
     }
@@ -132,12 +151,18 @@ public final class Decoder {
     /**
      * The files this input consists of: a snapshot's .ini files, trace buffers and memory dumps, or the raw
      * trace file (not the extra images of the options).
+     *
+     * @return the input files
      */
     public List<Path> files() {
         return files;
     }
 
-    /** The options this input was opened with. */
+    /**
+     * The options this input was opened with.
+     *
+     * @return the options
+     */
     public DecodeOptions options() {
         return options;
     }
@@ -145,6 +170,9 @@ public final class Decoder {
     /**
      * Decodes every source, one after the other, into {@code sink}, then calls {@link ElementSink#end()}
      * once. Each element names its source ({@link io.armtrace.trace.TraceElement#source()}).
+     *
+     * @param sink receives the elements
+     * @throws java.io.IOException if a file cannot be read
      */
     public void decode(ElementSink sink) throws IOException {
         for (TraceSource s : sources) {
@@ -153,13 +181,23 @@ public final class Decoder {
         sink.end();
     }
 
-    /** Decodes {@code source} into {@code sink}, then calls {@link ElementSink#end()}. */
+    /**
+     * Decodes {@code source} into {@code sink}, then calls {@link ElementSink#end()}.
+     *
+     * @param source one of {@link #sources()}
+     * @param sink receives the elements
+     * @throws java.io.IOException if a file cannot be read
+     */
     public void decode(TraceSource source, ElementSink sink) throws IOException {
         source.protocol().decode(source.input(), sink);
         sink.end();
     }
 
-    /** The elements of every source, in the order of {@link #decode(ElementSink)}; close it when done. */
+    /**
+     * The elements of every source, in the order of {@link #decode(ElementSink)}; close it when done.
+     *
+     * @return an iterator to close when done
+     */
     public ElementIterator elements() {
         return new ElementIterator(sink -> {
             for (TraceSource s : sources) {
@@ -168,13 +206,23 @@ public final class Decoder {
         }, options.batchSize(), options.queuedBatches());
     }
 
-    /** The elements of {@code source}; close it when done. */
+    /**
+     * The elements of {@code source}; close it when done.
+     *
+     * @param source one of {@link #sources()}
+     * @return an iterator to close when done
+     */
     public ElementIterator elements(TraceSource source) {
         return new ElementIterator(sink -> source.protocol().decode(source.input(), sink), options.batchSize(),
                 options.queuedBatches());
     }
 
-    /** The protocol named {@code name}, or one sentence listing those armtrace knows. */
+    /**
+     * The protocol named {@code name}, or one sentence listing those armtrace knows.
+     *
+     * @param name the protocol name
+     * @return the protocol
+     */
     public static TraceProtocol protocolNamed(String name) {
         return Protocols.byName(name).orElseThrow(() -> new InputException(
                 "--protocol " + IniFile.shorten(name) + ": unknown protocol; armtrace knows " + Protocols.names() + "."));

@@ -150,7 +150,11 @@ public final class ElementIterator implements Iterator<TraceElement>, AutoClosea
         return batch.get(next++);
     }
 
-    /** True while the decoding thread runs (it ends at the end of the trace or soon after {@link #close()}). */
+    /**
+     * True while the decoding thread runs (it ends at the end of the trace or soon after {@link #close()}).
+     *
+     * @return whether the decode still runs
+     */
     public boolean decoding() {
         return thread.isAlive();
     }

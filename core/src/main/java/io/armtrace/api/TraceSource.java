@@ -22,27 +22,47 @@ public final class TraceSource {
         this.code = code;
     }
 
-    /** The CoreSight trace ID; -1 for a source that has none (MTB). */
+    /**
+     * The CoreSight trace ID; -1 for a source that has none (MTB).
+     *
+     * @return the trace ID, or -1
+     */
     public int traceId() {
         return input.traceId();
     }
 
-    /** How listings name the source: "ETM_0 (ETM3.5, trace ID 0x10)", or the trace file's name. */
+    /**
+     * How listings name the source: "ETM_0 (ETM3.5, trace ID 0x10)", or the trace file's name.
+     *
+     * @return the label
+     */
     public String label() {
         return label;
     }
 
-    /** The protocol that decodes it (its {@link TraceProtocol#name()} is the command line's name). */
+    /**
+     * The protocol that decodes it (its {@link TraceProtocol#name()} is the command line's name).
+     *
+     * @return the protocol
+     */
     public TraceProtocol protocol() {
         return protocol;
     }
 
-    /** Everything its decoder reads: trace ID, registers, program image, trace bytes, decoder options. */
+    /**
+     * Everything its decoder reads: trace ID, registers, program image, trace bytes, decoder options.
+     *
+     * @return the decoder input
+     */
     public DecodeInput input() {
         return input;
     }
 
-    /** The program image code is read from, with its symbols and source lines (all address spaces merged). */
+    /**
+     * The program image code is read from, with its symbols and source lines (all address spaces merged).
+     *
+     * @return the program image
+     */
     public ProgramImage image() {
         return input.image();
     }
@@ -50,12 +70,18 @@ public final class TraceSource {
     /**
      * The code memory per address space: for a snapshot whose memory dumps name spaces ({@code space=}), each
      * dump in its own space; otherwise the {@link #image()} serving every space.
+     *
+     * @return the code memory
      */
     public CodeMemory codeMemory() {
         return code;
     }
 
-    /** False for software trace (ITM, STM), which has no instructions to profile or cover. */
+    /**
+     * False for software trace (ITM, STM), which has no instructions to profile or cover.
+     *
+     * @return whether it is program-flow trace
+     */
     public boolean tracesProgramFlow() {
         return protocol.tracesProgramFlow();
     }
