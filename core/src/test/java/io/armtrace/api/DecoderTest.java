@@ -69,6 +69,20 @@ class DecoderTest {
         assertThat(threads()).isEqualTo(before);
     }
 
+    @Test
+    void aDecodeThatCannotReadItsTraceFailsFromTheIterator(@org.junit.jupiter.api.io.TempDir Path tmp) throws Exception {
+        Path trace = java.nio.file.Files.copy(MTB.resolve("mtb_sram.bin"), tmp.resolve("mtb_sram.bin"));
+        Decoder d = Decoder.openMtb(trace, DecodeOptions.builder().register("POSITION", 0x200039d4L)
+                .register("MASTER", 0x80000008L).register("BASE", 0x20002000L).build());
+        java.nio.file.Files.delete(trace); // gone between opening and decoding
+        try (ElementIterator it = d.elements()) {
+            assertThatThrownBy(it::hasNext).isInstanceOf(java.io.UncheckedIOException.class)
+                    .hasMessageContaining("mtb_sram.bin");
+            assertThat(it.hasNext()).isFalse();
+        }
+        assertThatThrownBy(() -> d.decode(new ElementCollector())).isInstanceOf(java.io.IOException.class);
+    }
+
     private static long threads() {
         return Thread.getAllStackTraces().keySet().stream().filter(t -> t.getName().equals("armtrace-elements")
                 && t.isAlive()).count();
