@@ -84,8 +84,8 @@ public final class Decoder {
             p.checkRegisterNames(extra, "--reg");
             Registers r = TraceInputs.registers(s, p.registersForCore(TraceInputs.coreType(snap, s)), extra);
             ProgramImage img = TraceInputs.image(s.image(), options.images());
-            out.add(new TraceSource(p, new DecodeInput(s.traceId(), r, img, s.data(), options.decoderOptions()),
-                    TraceInputs.label(s), codeMemory(snap, s, img, options)));
+            out.add(new TraceSource(p, new DecodeInput(s.traceId(), r, img, s.data(), options.decoderOptions(),
+                    codeMemory(snap, s, img, options)), TraceInputs.label(s)));
         }
         if (out.isEmpty()) {
             throw new InputException(dir + ": has no trace source that armtrace can decode.");
@@ -121,7 +121,7 @@ public final class Decoder {
         TraceInputs.RawSource raw = TraceInputs.rawSource(file, options.framing(), id, extra);
         ProgramImage img = TraceInputs.image(ProgramImage.of(new MemoryImage()), options.images());
         return new Decoder(List.of(new TraceSource(p, new DecodeInput(raw.traceId(), extra, img, raw.data(),
-                options.decoderOptions()), file.toString(), CodeMemory.of(img))), options,
+                options.decoderOptions()), file.toString())), options,
                 List.of(file));
     }
 

@@ -13,13 +13,11 @@ public final class TraceSource {
     private final TraceProtocol protocol;
     private final DecodeInput input;
     private final String label;
-    private final CodeMemory code;
 
-    TraceSource(TraceProtocol protocol, DecodeInput input, String label, CodeMemory code) {
+    TraceSource(TraceProtocol protocol, DecodeInput input, String label) {
         this.protocol = protocol;
         this.input = input;
         this.label = label;
-        this.code = code;
     }
 
     /**
@@ -74,7 +72,7 @@ public final class TraceSource {
      * @return the code memory
      */
     public CodeMemory codeMemory() {
-        return code;
+        return input.code();
     }
 
     /**

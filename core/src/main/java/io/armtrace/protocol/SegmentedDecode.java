@@ -24,8 +24,7 @@ final class SegmentedDecode {
             if (s.breakReason() != null) {
                 sink.accept(new Gap(input.traceId(), "trace break: " + s.breakReason(), s.offset()));
             }
-            DecodeInput piece = new DecodeInput(input.traceId(), input.registers(), input.image(), s.data(),
-                    input.options());
+            DecodeInput piece = input.withData(s.data());
             protocol.decode(piece, s.offset() == 0 ? sink : new Shifted(sink, s.offset()));
         }
     }

@@ -28,6 +28,9 @@ class DecoderTest {
         assertThat(d.sources()).extracting(TraceSource::traceId).contains(0x10, 0x11, 0x12);
         assertThat(d.sources().get(0).label()).contains("trace ID 0x");
         assertThat(d.files()).anyMatch(f -> f.getFileName().toString().equals("snapshot.ini"));
+        // no dump names a space: one memory, the source's image, serves every space
+        TraceSource s = d.sources().get(0);
+        assertThat(s.codeMemory().at(io.armtrace.image.AddressSpace.parse("EL1S"), 1234)).isSameAs(s.image().memory());
     }
 
     @Test

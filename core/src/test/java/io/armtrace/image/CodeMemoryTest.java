@@ -77,6 +77,14 @@ class CodeMemoryTest {
         assertThat(code.at(new AddressSpace(3, AddressSpace.Security.SECURE, -1), 0).u8(0x1000)).isEqualTo(0x33);
         assertThat(code.at(AddressSpace.parse("EL2N"), 0).isEmpty()).isTrue();
 
+        // the API hands the decoders the spaces (DecodeInput.code) beside the merged image
+        io.armtrace.api.TraceSource api = io.armtrace.api.Decoder.openSnapshot(tmp, io.armtrace.api.DecodeOptions.DEFAULT)
+                .sources().get(0);
+        assertThat(api.input().code()).isSameAs(api.codeMemory());
+        assertThat(api.codeMemory().at(AddressSpace.parse("EL1N"), 0).u8(0x1000)).isEqualTo(0x11);
+        assertThat(api.codeMemory().at(AddressSpace.parse("EL3"), 0).u8(0x1000)).isEqualTo(0x33);
+        assertThat(api.image().memory().contains(0x1000, 2)).isTrue();
+
         Files.writeString(tmp.resolve("cpu_0.ini"), Files.readString(tmp.resolve("cpu_0.ini")).replace("space=EL3", "space=EL7"));
         Snapshot bad = Snapshot.load(tmp);
         assertThatThrownBy(() -> bad.codeMemory(bad.sources().get(0))).isInstanceOf(InputException.class)
