@@ -17,7 +17,8 @@ import java.util.concurrent.TimeUnit;
  * decodes ahead and hands elements over in batches through a bounded queue ({@link
  * DecodeOptions.Builder#iteratorBuffer}), so memory stays bounded whatever the trace size. Closing the
  * iterator before its end stops the decoding thread and waits for it to finish: use it in a
- * try-with-resources statement. A failure of the decode (an unreadable file) is thrown from {@link #hasNext()}
+ * try-with-resources statement (one dropped without being closed stops its thread once the garbage
+ * collector finds it unreachable, which may be much later). A failure of the decode (an unreadable file) is thrown from {@link #hasNext()}
  * as an {@link UncheckedIOException} or as the decoder's own unchecked exception.
  */
 public final class ElementIterator implements Iterator<TraceElement>, AutoCloseable {
@@ -37,49 +38,64 @@ public final class ElementIterator implements Iterator<TraceElement>, AutoClosea
         }
     }
 
+    /** What the decoding thread and a cleaner share: never the iterator itself, so it can become unreachable. */
+    private static final class Shared {
+        volatile boolean closed;
+    }
+
+    /** Stops the decoding thread of an iterator that was dropped without being closed. */
+    private static final java.lang.ref.Cleaner CLEANER = java.lang.ref.Cleaner.create(r -> {
+        Thread t = new Thread(r, "armtrace-elements-cleaner");
+        t.setDaemon(true);
+        return t;
+    });
+
     private final BlockingQueue<Object> queue;
     private final Thread thread;
-    private volatile boolean closed;
+    private final Shared shared = new Shared();
     private List<TraceElement> batch = List.of();
     private int next;
     private End end;
 
     ElementIterator(Work work, int batchSize, int queuedBatches) {
-        this.queue = new ArrayBlockingQueue<>(queuedBatches + 1); // + 1: the end never waits behind a full queue
-        this.thread = new Thread(() -> produce(work, batchSize), "armtrace-elements");
+        BlockingQueue<Object> q = new ArrayBlockingQueue<>(queuedBatches + 1); // + 1: the end never waits behind a full queue
+        Shared sh = shared;
+        this.queue = q;
+        this.thread = new Thread(() -> produce(work, batchSize, q, sh), "armtrace-elements");
         thread.setDaemon(true);
+        CLEANER.register(this, () -> sh.closed = true);
         thread.start();
     }
 
-    private void produce(Work work, int batchSize) {
+    private static void produce(Work work, int batchSize, BlockingQueue<Object> queue, Shared shared) {
         Throwable failure = null;
         try {
             List<TraceElement>[] current = new List[] {new ArrayList<TraceElement>(batchSize)};
             work.run(new ElementSink() {
                 @Override
                 public void accept(TraceElement e) {
-                    if (closed) {
+                    if (shared.closed) {
                         throw new Stopped();
                     }
                     current[0].add(e);
                     if (current[0].size() == batchSize) {
-                        put(current[0]);
+                        put(current[0], queue, shared);
                         current[0] = new ArrayList<>(batchSize);
                     }
                 }
             });
             if (!current[0].isEmpty()) {
-                put(current[0]);
+                put(current[0], queue, shared);
             }
         } catch (Stopped e) {
             return;
         } catch (Throwable t) {
             failure = t;
         }
-        if (!closed) {
+        if (!shared.closed) {
             try {
                 while (!queue.offer(new End(failure), 100, TimeUnit.MILLISECONDS)) {
-                    if (closed) {
+                    if (shared.closed) {
                         return;
                     }
                 }
@@ -90,10 +106,10 @@ public final class ElementIterator implements Iterator<TraceElement>, AutoClosea
     }
 
     /** Hands a batch over, waiting while the queue is full; gives up when the iterator is closed. */
-    private void put(List<TraceElement> b) {
+    private static void put(List<TraceElement> b, BlockingQueue<Object> queue, Shared shared) {
         try {
             while (!queue.offer(b, 100, TimeUnit.MILLISECONDS)) {
-                if (closed) {
+                if (shared.closed) {
                     throw new Stopped();
                 }
             }
@@ -105,7 +121,7 @@ public final class ElementIterator implements Iterator<TraceElement>, AutoClosea
     @Override
     public boolean hasNext() {
         while (next == batch.size()) {
-            if (end != null || closed) {
+            if (end != null || shared.closed) {
                 if (end != null && end.failure() != null) {
                     Throwable f = end.failure();
                     end = new End(null); // thrown once
@@ -165,7 +181,7 @@ public final class ElementIterator implements Iterator<TraceElement>, AutoClosea
      */
     @Override
     public void close() {
-        closed = true;
+        shared.closed = true;
         queue.clear();
         thread.interrupt();
         boolean interrupted = false;

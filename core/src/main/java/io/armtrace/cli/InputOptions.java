@@ -1,10 +1,6 @@
 package io.armtrace.cli;
 
-import io.armtrace.image.ProgramImage;
-import io.armtrace.image.RawImage;
-import io.armtrace.image.MemoryImage;
 import io.armtrace.protocol.DecodeInput;
-import io.armtrace.protocol.DecodeOptions;
 import io.armtrace.protocol.Protocols;
 import io.armtrace.protocol.TraceProtocol;
 import io.armtrace.source.IniFile;
@@ -12,8 +8,6 @@ import io.armtrace.source.InputException;
 import io.armtrace.source.Registers;
 import io.armtrace.source.Snapshot;
 import io.armtrace.source.SnapshotSource;
-import io.armtrace.source.TraceData;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;

@@ -86,6 +86,26 @@ class DecoderTest {
         assertThatThrownBy(() -> d.decode(new ElementCollector())).isInstanceOf(java.io.IOException.class);
     }
 
+    @Test
+    void anIteratorDroppedWithoutClosingStopsItsThreadWhenCollected() throws Exception {
+        Decoder d = Decoder.openSnapshot(SharedData.tc2(), DecodeOptions.builder().iteratorBuffer(4, 1).build());
+        long before = threads();
+        startAndDrop(d);
+        assertThat(threads()).isEqualTo(before + 1); // waiting for its queue to empty
+        long deadline = System.nanoTime() + 20_000_000_000L;
+        while (threads() > before && System.nanoTime() < deadline) {
+            System.gc();
+            Thread.sleep(50);
+        }
+        assertThat(threads()).isEqualTo(before);
+    }
+
+    private static void startAndDrop(Decoder d) throws InterruptedException {
+        ElementIterator it = d.elements();
+        it.next();
+        Thread.sleep(50);
+    }
+
     private static long threads() {
         return Thread.getAllStackTraces().keySet().stream().filter(t -> t.getName().equals("armtrace-elements")
                 && t.isAlive()).count();
