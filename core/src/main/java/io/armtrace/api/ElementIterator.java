@@ -58,7 +58,7 @@ public final class ElementIterator implements Iterator<TraceElement>, AutoClosea
     private End end;
 
     ElementIterator(Work work, int batchSize, int queuedBatches) {
-        BlockingQueue<Object> q = new ArrayBlockingQueue<>(queuedBatches + 1); // + 1: the end never waits behind a full queue
+        BlockingQueue<Object> q = new ArrayBlockingQueue<>(queuedBatches);
         Shared sh = shared;
         this.queue = q;
         this.thread = new Thread(() -> produce(work, batchSize, q, sh), "armtrace-elements");
