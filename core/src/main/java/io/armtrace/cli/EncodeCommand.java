@@ -155,6 +155,12 @@ final class EncodeCommand implements Callable<Integer> {
         if (p.encodeOptions().containsKey("profile") && !options.containsKey("profile")) {
             options.put("profile", loaded.profile().name());
         }
+        if (p.encodeOptions().containsKey("el") && !options.containsKey("el") && loaded.el() >= 0) {
+            options.put("el", Integer.toString(loaded.el()));
+        }
+        if (p.encodeOptions().containsKey("security") && !options.containsKey("security") && loaded.security() != null) {
+            options.put("security", loaded.security());
+        }
         EncodeOutput enc = p.encode(loaded.execution(), image, options);
         if (output != null) {
             try (OutputFile file = OutputFile.open(output, out, inputFiles(), "-o")) {
@@ -273,7 +279,11 @@ final class EncodeCommand implements Callable<Integer> {
         return files;
     }
 
-    record Loaded(Execution execution, Profile profile, String coreType) {
+    /** The execution, its core's profile and type, and where the record states them its exception level and security state. */
+    record Loaded(Execution execution, Profile profile, String coreType, int el, String security) {
+        Loaded(Execution execution, Profile profile, String coreType) {
+            this(execution, profile, coreType, -1, null);
+        }
     }
 
     private Loaded load(ProgramImage image) throws IOException {
@@ -281,7 +291,8 @@ final class EncodeCommand implements Callable<Integer> {
         if (first.startsWith(ExecutionFormat.MAGIC)) {
             ExecutionFormat.Header h = ExecutionFormat.readHeader(execution);
             Execution e = ExecutionFormat.read(execution);
-            return new Loaded(e, h.profile(), coreName(h.core(), h.profile()));
+            return new Loaded(e, h.profile(), coreName(h.core(), h.profile()), h.el(),
+                    h.security() == null ? null : h.security().word());
         }
         Profile prof = parseProfile();
         Execution e = QemuPluginLog.read(execution, prof, image, cpuLog);
