@@ -29,7 +29,9 @@ import java.util.Map;
  * <p>The unit is configured without speculation (TRCIDR8.MAXSPEC = 0: every P0 element commits at once),
  * without load/store P0 elements, data trace, conditional instruction trace, cycle counts or timestamps.
  * Optionally the return stack (TRCCONFIGR.RS) predicts returns: a RET whose target is the most recent
- * return address pushed by a BL or BLR is traced without its address.
+ * return address pushed by a BL or BLR is traced without its address. The encoder predicts nothing across a
+ * synchronization, an exception or a restart of trace (it empties its return stack there, as OpenCSD's
+ * decoder does at least at a restart), so a decoder that keeps more entries decodes the same.
  *
  * <p>What the trace cannot carry, by the protocol's design: instructions after the last P0 element or
  * exception of the execution (ETMv4 traces a run of non-branch instructions only when a P0 element or an
@@ -290,6 +292,7 @@ public final class Etm4Encoder {
                 // trace resumes after code that is not traced (or a discontinuity the record does not explain)
                 flushAtoms();
                 out.write(0x04); // Trace On
+                stackSize = 0; // a decoder empties its return stack where trace restarts (OpenCSD does)
                 address(a, true);
             } else if (atRangeStart && out.size() - lastSync >= syncPeriod) {
                 sync(a, false);
@@ -327,6 +330,7 @@ public final class Etm4Encoder {
                     // the exception goes to code the record does not have: traced as the exception, then nothing
                     // until the record goes on
                     flushAtoms();
+                    stackSize = 0;
                     exceptionPacket(callType(insn.opcode), a + 4, false);
                     needAddress = true;
                 }
@@ -396,6 +400,7 @@ public final class Etm4Encoder {
                 }
             }
             flushAtoms();
+            stackSize = 0; // nothing predicted across an exception: the handler and the code after it start afresh
             exceptionPacket(exceptionType(x), x.preferredReturn(), atTarget);
             if (x.el() >= 0 && x.el() != curEl) {
                 curEl = x.el();
