@@ -155,6 +155,15 @@ final class EncodeCommand implements Callable<Integer> {
         if (p.encodeOptions().containsKey("profile") && !options.containsKey("profile")) {
             options.put("profile", loaded.profile().name());
         }
+        if (options.containsKey("el") && loaded.el() >= 0 && !options.get("el").trim().equals(Integer.toString(loaded.el()))) {
+            throw new InputException("--el " + Messages.shorten(options.get("el")) + " contradicts "
+                    + Messages.shorten(execution.toString()) + ", whose header says el=" + loaded.el() + ".");
+        }
+        if (options.containsKey("security") && loaded.security() != null
+                && !options.get("security").trim().equals(loaded.security())) {
+            throw new InputException("--security " + Messages.shorten(options.get("security")) + " contradicts "
+                    + Messages.shorten(execution.toString()) + ", whose header says security=" + loaded.security() + ".");
+        }
         if (p.encodeOptions().containsKey("el") && !options.containsKey("el") && loaded.el() >= 0) {
             options.put("el", Integer.toString(loaded.el()));
         }
