@@ -383,6 +383,10 @@ public final class Etm4Encoder {
 
         private void exception(ExecutionEvent.ExceptionTaken x) {
             if (!started) {
+                // trace starts in the handler, at the exception level the exception went to
+                if (x.el() >= 0) {
+                    curEl = x.el();
+                }
                 return;
             }
             boolean atTarget = false;
