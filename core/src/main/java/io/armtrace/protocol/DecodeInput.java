@@ -16,9 +16,12 @@ import io.armtrace.source.TraceData;
 public record DecodeInput(int traceId, Registers registers, ProgramImage image, TraceData data,
                           DecodeOptions options, CodeMemory code) {
 
-    /** An input whose code memory is {@code image} for every space (the one-space case). */
+    /**
+     * An input whose code memory is {@code image} for every space (the one-space case); none when there is no
+     * image (software trace, which reads no code).
+     */
     public DecodeInput(int traceId, Registers registers, ProgramImage image, TraceData data, DecodeOptions options) {
-        this(traceId, registers, image, data, options, CodeMemory.of(image));
+        this(traceId, registers, image, data, options, image == null ? null : CodeMemory.of(image));
     }
 
     /** The same input with other trace bytes (a piece of the trace, or the bytes seen through a progress bar). */
