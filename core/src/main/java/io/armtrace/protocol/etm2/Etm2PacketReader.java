@@ -1,5 +1,7 @@
 package io.armtrace.protocol.etm2;
 
+import io.armtrace.protocol.Packet;
+import io.armtrace.protocol.PacketListener;
 import io.armtrace.trace.Isa;
 
 /**
@@ -90,14 +92,10 @@ public final class Etm2PacketReader implements Etm2CycleSink {
         void error(long cycle, String message);
     }
 
-    /** Receives the cycle listing of {@code armtrace packets}: one line of text per cycle, in order. */
-    public interface Lister {
-        void line(long cycle, String text);
-    }
-
     private final Etm2Config cfg;
     private final Listener out;
-    private Lister lister;
+    /** Receives the cycle listing of {@code armtrace packets}: one packet record per cycle, in order. */
+    private PacketListener<Packet> lister;
 
     // ---- records: one per cycle, released in order --------------------------------------------------
     private static final int RING = 1 << 12;
@@ -175,7 +173,7 @@ public final class Etm2PacketReader implements Etm2CycleSink {
         this.out = out;
     }
 
-    public void setLister(Lister lister) {
+    public void setLister(PacketListener<Packet> lister) {
         this.lister = lister;
     }
 
@@ -883,7 +881,7 @@ public final class Etm2PacketReader implements Etm2CycleSink {
         long c = rCycle[i];
         boolean known = (f & F_UNKNOWN) == 0;
         if (lister != null) {
-            lister.line(c, describe(i));
+            lister.packet(Packet.ofText(kindName(i), c, 0, describe(i)));
         }
         if ((f & F_TRIGGER) != 0) {
             out.trigger(c);
@@ -923,6 +921,16 @@ public final class Etm2PacketReader implements Etm2CycleSink {
             // (an ETMv2 DE or DW whose packets were not read may have been a branch)
             out.cycle(c, status, -1, Isa.A32, false, known || (status != DW && status != ID));
         }
+    }
+
+    /** The kind of record slot {@code i}'s listing line: the PIPESTAT mnemonic, TR for a trigger, APO. */
+    private String kindName(int i) {
+        if ((rNotes[i] & 2) != 0) {
+            return "TR";
+        } else if ((rNotes[i] & 4) != 0) {
+            return "APO";
+        }
+        return cfg.version() == 1 ? MNEMONICS[rStatus[i]] : MNEMONICS_V2[rRaw[i] & 15];
     }
 
     /** One listing line for record slot {@code i}. */

@@ -67,7 +67,7 @@ public final class Etm2Protocol implements TraceProtocol {
     }
 
     @Override
-    public void packets(DecodeInput input, PacketListener out) throws IOException {
+    public void packets(DecodeInput input, PacketListener<io.armtrace.protocol.Packet> out) throws IOException {
         Holder h = new Holder();
         Etm2PacketReader.Listener quiet = new Etm2PacketReader.Listener() {
             @Override
@@ -85,24 +85,24 @@ public final class Etm2Protocol implements TraceProtocol {
 
             @Override
             public void trigger(long cycle) {
-                out.packet(cycle, "trigger");
+                out.packet(new io.armtrace.protocol.Packet("trigger", cycle, 0, ""));
             }
 
             @Override
             public void lost(long cycle, String reason) {
-                out.packet(cycle, "lost: " + reason);
+                out.packet(new io.armtrace.protocol.Packet("lost", cycle, 0, ": " + reason));
             }
 
             @Override
             public void error(long cycle, String message) {
-                out.packet(cycle, "error: " + message);
+                out.packet(new io.armtrace.protocol.Packet("error", cycle, 0, ": " + message));
             }
         };
         try (InputStream in = input.data().open()) {
             Etm2Capture.read(in, hdr -> {
                 h.cfg = config(input.registers(), hdr);
                 h.reader = new Etm2PacketReader(h.cfg, quiet);
-                h.reader.setLister(out::packet);
+                h.reader.setLister(out);
                 return h.cfg;
             }, new Forward(h));
         }

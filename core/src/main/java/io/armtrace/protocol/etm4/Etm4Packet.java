@@ -207,9 +207,18 @@ public final class Etm4Packet {
      * {@code mProfile} chooses the exception names.
      */
     public String text(boolean mProfile) {
+        return kind() + fields(mProfile);
+    }
+
+    /** This packet as a protocol-independent record (for listings, not for the decode path). */
+    public io.armtrace.protocol.Packet toPacket(boolean mProfile) {
+        return new io.armtrace.protocol.Packet(kind().name(), offset, length, fields(mProfile));
+    }
+
+    /** The packet's fields in words, after its kind. */
+    private String fields(boolean mProfile) {
         Kind kind = kind();
         StringBuilder sb = new StringBuilder(64);
-        sb.append(kind);
         switch (kind) {
             case NOT_SYNC -> sb.append(' ').append(length).append(" bytes before a synchronization point");
             case TRACE_INFO -> {

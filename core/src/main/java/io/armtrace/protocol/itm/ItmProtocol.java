@@ -56,8 +56,8 @@ public final class ItmProtocol implements TraceProtocol {
     }
 
     @Override
-    public void packets(DecodeInput input, PacketListener out) throws IOException {
-        ItmPacketReader reader = new ItmPacketReader(p -> out.packet(p.offset, p.length, p.toString()));
+    public void packets(DecodeInput input, PacketListener<io.armtrace.protocol.Packet> out) throws IOException {
+        ItmPacketReader reader = new ItmPacketReader(p -> out.packet(p.toPacket()));
         TraceFeed.feed(input.data(), reader::push);
         reader.end();
     }

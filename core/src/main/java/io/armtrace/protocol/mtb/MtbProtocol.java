@@ -65,20 +65,21 @@ public final class MtbProtocol implements TraceProtocol {
     }
 
     @Override
-    public void packets(DecodeInput input, PacketListener out) throws IOException {
+    public void packets(DecodeInput input, PacketListener<io.armtrace.protocol.Packet> out) throws IOException {
         MtbConfig config = MtbConfig.from(input.registers());
         MtbLayout layout = config.layout(length(input.data()));
         if (layout.problem() != null) {
-            out.packet(0, "error: " + layout.problem());
+            out.packet(new io.armtrace.protocol.Packet("error", 0, 0, ": " + layout.problem()));
             return;
         }
-        out.packet(layout.bufferOffset(), String.format("buffer: %d bytes at byte %d of the dump, %s, %d packets in age order%s",
+        out.packet(new io.armtrace.protocol.Packet("buffer", layout.bufferOffset(), 0, String.format(": %d bytes at byte %d of the dump, %s, %d packets in age order%s",
                 layout.bufferSize(), layout.bufferOffset(), layout.wrapped() ? "wrapped" : "not wrapped",
-                layout.packetCount(), layout.note() == null ? "" : " (" + layout.note() + ")"));
+                layout.packetCount(), layout.note() == null ? "" : " (" + layout.note() + ")")));
         long missing = MtbPacketReader.read(input.data(), layout,
-                (offset, src, dst) -> out.packet(offset, 8, MtbPacket.of(offset, src, dst).toString()));
+                (offset, src, dst) -> out.packet(MtbPacket.of(offset, src, dst).toPacket()));
         if (missing > 0) {
-            out.packet(layout.dumpLength(), "error: the dump ends " + missing + " bytes before the end of the buffer");
+            out.packet(new io.armtrace.protocol.Packet("error", layout.dumpLength(), 0,
+                    ": the dump ends " + missing + " bytes before the end of the buffer"));
         }
     }
 
@@ -90,12 +91,13 @@ public final class MtbProtocol implements TraceProtocol {
     }
 
     /**
-     * Every MTB packet is two words (ARM DDI 0486, the MTB execution trace packet); the "buffer:" and "error:"
-     * lines of the listing are notes, and the listing goes in age order, not byte order, when the buffer wrapped.
+     * A packet stands for its own 8 bytes (ARM DDI 0486, the MTB execution trace packet); the "buffer" and
+     * "error" lines of the listing are notes of no bytes, and the listing goes in age order, not byte order,
+     * when the buffer wrapped.
      */
     @Override
-    public long packetBytes(String text, long toNext) {
-        return text.startsWith("MTB ") ? MtbPacket.SIZE : 0;
+    public boolean packetsFollowEachOther() {
+        return false;
     }
 
     @Override

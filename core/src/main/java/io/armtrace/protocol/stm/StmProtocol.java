@@ -50,8 +50,8 @@ public final class StmProtocol implements TraceProtocol {
     }
 
     @Override
-    public void packets(DecodeInput input, PacketListener out) throws IOException {
-        StmPacketReader reader = new StmPacketReader(p -> out.packet(p.offset, p.length, p.toString()));
+    public void packets(DecodeInput input, PacketListener<io.armtrace.protocol.Packet> out) throws IOException {
+        StmPacketReader reader = new StmPacketReader(p -> out.packet(p.toPacket()));
         TraceFeed.feed(input.data(), reader::push);
         reader.end();
     }
