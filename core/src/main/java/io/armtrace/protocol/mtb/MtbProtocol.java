@@ -191,19 +191,18 @@ public final class MtbProtocol implements TraceProtocol {
 
     @Override
     public Map<String, String> encodeOptions() {
-        Map<String, String> m = new LinkedHashMap<>();
-        m.put("buffer-size", "MTB buffer size in bytes, a power of two >= 16 (default 1024)");
-        m.put("sram-size", "size of the SRAM dump that holds the buffer (default: the buffer size)");
-        m.put("buffer-offset", "where the buffer lies in the SRAM dump, a multiple of the buffer size (default 0)");
-        m.put("base", "bus address of the SRAM dump, written as BASE (default 0x20000000)");
-        m.put("tstart", "addresses or symbols (comma-separated) whose execution starts trace (TSTART)");
-        m.put("tstop", "addresses or symbols (comma-separated) whose execution stops trace (TSTOP)");
-        m.put("halt-after", "stop the core after this many instructions (default: run to the end)");
-        m.put("pc", "record the halted core's PC as register PC: yes or no (default yes)");
-        m.put("position-bits", "implemented address bits of POSITION, higher bits read as zero (default 32)");
-        m.put("fill", "unused SRAM: zero, or a number seeding pseudo-random stale data (default zero)");
-        m.put("watermark", "byte offset in the buffer where trace stops for good (FLOW AUTOSTOP; default none)");
-        return m;
+        return io.armtrace.protocol.EncodeOption.list(
+                io.armtrace.protocol.EncodeOption.BUFFER_SIZE, "default 1024",
+                io.armtrace.protocol.EncodeOption.SRAM_SIZE, "default: the buffer size",
+                io.armtrace.protocol.EncodeOption.BUFFER_OFFSET, "default 0",
+                io.armtrace.protocol.EncodeOption.BASE, "default 0x20000000",
+                io.armtrace.protocol.EncodeOption.TSTART, "",
+                io.armtrace.protocol.EncodeOption.TSTOP, "",
+                io.armtrace.protocol.EncodeOption.HALT_AFTER, "default: run to the end",
+                io.armtrace.protocol.EncodeOption.PC, "default yes",
+                io.armtrace.protocol.EncodeOption.POSITION_BITS, "default 32",
+                io.armtrace.protocol.EncodeOption.FILL, "default zero",
+                io.armtrace.protocol.EncodeOption.WATERMARK, "default none");
     }
 
     private static long number(String v, long otherwise, String name) {

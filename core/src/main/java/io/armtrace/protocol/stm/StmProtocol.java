@@ -84,9 +84,8 @@ public final class StmProtocol implements TraceProtocol {
 
     @Override
     public Map<String, String> encodeOptions() {
-        Map<String, String> m = new LinkedHashMap<>();
-        m.put("trace-id", "CoreSight trace ID written into STMTCSR (default 0x20)");
-        m.put("version", "STPv2 VERSION: 3, natural binary timestamps (default), or 4, Gray-coded timestamps");
-        return m;
+        return io.armtrace.protocol.EncodeOption.list(
+                io.armtrace.protocol.EncodeOption.TRACE_ID, "written into STMTCSR, default 0x20",
+                io.armtrace.protocol.EncodeOption.VERSION, "default 3");
     }
 }
