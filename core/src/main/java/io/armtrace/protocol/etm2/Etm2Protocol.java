@@ -70,7 +70,7 @@ public final class Etm2Protocol implements TraceProtocol {
     @Override
     public void packets(DecodeInput input, PacketListener<io.armtrace.protocol.Packet> out) throws IOException {
         Holder h = new Holder();
-        Etm2PacketReader.Listener quiet = new Etm2PacketReader.Listener() {
+        Etm2CycleRing.Listener quiet = new Etm2CycleRing.Listener() {
             @Override
             public void cycle(long cycle, int status, long target, io.armtrace.trace.Isa isa, boolean cancel,
                               boolean known) {
@@ -102,7 +102,7 @@ public final class Etm2Protocol implements TraceProtocol {
         try (InputStream in = input.data().open()) {
             Etm2Capture.read(in, hdr -> {
                 h.cfg = config(input.registers(), hdr);
-                h.reader = new Etm2PacketReader(h.cfg, quiet);
+                h.reader = Etm2CycleRing.forConfig(h.cfg, quiet);
                 h.reader.setLister(out);
                 return h.cfg;
             }, new Forward(h));
@@ -120,7 +120,7 @@ public final class Etm2Protocol implements TraceProtocol {
             Etm2Capture.read(in, hdr -> {
                 h.cfg = config(input.registers(), hdr);
                 h.flow = new Etm2Flow(h.cfg, mem, sink, input.traceId());
-                h.reader = new Etm2PacketReader(h.cfg, h.flow);
+                h.reader = Etm2CycleRing.forConfig(h.cfg, h.flow);
                 return h.cfg;
             }, new Forward(h));
         }
@@ -145,7 +145,7 @@ public final class Etm2Protocol implements TraceProtocol {
 
     private static final class Holder {
         Etm2Config cfg;
-        Etm2PacketReader reader;
+        Etm2CycleRing reader;
         Etm2Flow flow;
     }
 
