@@ -24,6 +24,12 @@ final class PacketsCommand implements Callable<Integer> {
     @Option(names = "--no-bytes", description = "Leave out the raw bytes of each packet.")
     boolean noBytes;
 
+    enum Format { text, jsonl }
+
+    @Option(names = "--format", paramLabel = "FORMAT", description = "Output format: text (default) or jsonl, one "
+            + "object per packet: src (trace ID, when several sources), offset, kind, length, bytes (hex), text.")
+    Format format = Format.text;
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -34,14 +40,15 @@ final class PacketsCommand implements Callable<Integer> {
         try (OutputFile file = output.open(spec.commandLine().getOut(), input.inputFiles())) {
             PrintWriter out = file.writer();
             for (InputOptions.Job job : jobs) {
-                if (several) {
+                if (several && format == Format.text) {
                     out.println("# " + job.label() + ": " + job.protocol().title());
                 }
+                int src = several ? job.input().traceId() : -1;
                 String prefix = several ? "[" + InputOptions.traceIdText(job.input().traceId()) + "] " : "";
                 try (PacketListing listing = new PacketListing(job.input().data(), !noBytes)) {
                     job.protocol().packets(job.input(), p -> {
                         try {
-                            out.println(listing.line(prefix, p));
+                            out.println(format == Format.jsonl ? listing.jsonLine(src, p) : listing.line(prefix, p));
                         } catch (java.io.IOException e) {
                             throw new java.io.UncheckedIOException(e);
                         }

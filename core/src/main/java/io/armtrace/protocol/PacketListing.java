@@ -57,6 +57,39 @@ public final class PacketListing implements AutoCloseable {
         return line.append(packet.kind()).append(packet.fields()).toString();
     }
 
+    /**
+     * The JSON Lines form of {@code packet} (no line end): {@code {"src":ID,"offset":N,"kind":K,"length":N,
+     * "bytes":"0858...","text":T}}, with {@code src} only when {@code traceId} is not negative and {@code bytes}
+     * (hex, at most {@link #MAX_BYTES} of them) only when the listing shows bytes and the packet has a span.
+     * {@code text} is the listing's text: the kind, then the fields in words.
+     */
+    public String jsonLine(int traceId, Packet packet) throws IOException {
+        java.io.StringWriter w = new java.io.StringWriter(128);
+        try (com.fasterxml.jackson.core.JsonGenerator g = JSON.createGenerator(w)) {
+            g.writeStartObject();
+            if (traceId >= 0) {
+                g.writeNumberField("src", traceId);
+            }
+            g.writeNumberField("offset", packet.offset());
+            g.writeStringField("kind", packet.kind());
+            g.writeNumberField("length", packet.length());
+            if (withBytes && packet.length() > 0) {
+                byte[] raw = packet.bytes().length > 0 ? packet.bytes() : read(packet.offset(), packet.length());
+                char[] hex = new char[raw.length * 2];
+                for (int i = 0; i < raw.length; i++) {
+                    hex[2 * i] = HEX[(raw[i] >> 4) & 0xF];
+                    hex[2 * i + 1] = HEX[raw[i] & 0xF];
+                }
+                g.writeStringField("bytes", new String(hex));
+            }
+            g.writeStringField("text", packet.text());
+            g.writeEndObject();
+        }
+        return w.toString();
+    }
+
+    private static final com.fasterxml.jackson.core.JsonFactory JSON = new com.fasterxml.jackson.core.JsonFactory();
+
     /** {@code packet} with its first raw bytes (at most {@link #MAX_BYTES}, fewer where the data ends). */
     public Packet withBytes(Packet packet) throws IOException {
         return packet.length() <= 0 ? packet : packet.withBytes(read(packet.offset(), packet.length()));
