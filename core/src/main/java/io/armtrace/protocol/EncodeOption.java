@@ -31,12 +31,16 @@ public enum EncodeOption {
     // ETMv3
     ALT_BRANCH("alt-branch", "on|off: the alternative branch address encoding (ETMv3.4+, ETMIDR[20])"),
     EXCEPTIONS("exceptions", "exception encoding: info (exception information bytes) or byte5 (deprecated)"),
-    PROFILE("profile", "AR or M: an ARMv7-M core numbers exceptions as IHI 0014Q Table 7.11 says"),
+    PROFILE("profile", "AR or M: the traced core's architecture profile"),
     EXCEPTION_PACKETS("exception-packets", "on|off: ARMv7-M exception entry/exit packets"),
     // PFT
-    RETURN_STACK("return-stack", "on|off: predict returns with the return stack (ETMCR[29])"),
+    RETURN_STACK("return-stack", "on|off: predict returns with the return stack"),
     RETURN_STACK_DEPTH("return-stack-depth", "0-15: entries of the return stack"),
     PFT("pft", "1.0|1.1: protocol version (1.0 has no exception return packet)"),
+    // ETMv4/ETE
+    EXACT_MATCH("exact-match", "on|off: trace a target found in the address history as an exact-match packet"),
+    EL("el", "exception level of the first instruction, 0-3"),
+    SECURITY("security", "secure|non-secure: security state of the core"),
     // ETMv1/ETMv2
     ETM_VERSION("etm-version", "1 (ETMv1: 3-bit PIPESTAT, TRACESYNC) or 2 (ETMv2: 4-bit PIPESTAT, TFOs)"),
     PORT_WIDTH("port-width", "TRACEPKT width: 4, 8 or 16 bits"),

@@ -43,7 +43,7 @@ public final class Etm3Encoder {
                 io.armtrace.protocol.EncodeOption.ASYNC_PERIOD, "default 1024",
                 io.armtrace.protocol.EncodeOption.ISYNC_PERIOD, "default 1024",
                 io.armtrace.protocol.EncodeOption.EXCEPTIONS, "",
-                io.armtrace.protocol.EncodeOption.PROFILE, "",
+                io.armtrace.protocol.EncodeOption.PROFILE, "an ARMv7-M core (M) numbers exceptions as IHI 0014Q Table 7.11 says",
                 io.armtrace.protocol.EncodeOption.EXCEPTION_PACKETS, "",
                 io.armtrace.protocol.EncodeOption.BRANCH_BROADCAST, "",
                 io.armtrace.protocol.EncodeOption.TRACE_ID, "default 0x10");

@@ -39,7 +39,7 @@ public final class PtmEncoder {
     /** Encoder options: name to one-line description. */
     /** The options {@code fromOptions} takes, from the one table of encoder options. */
     static final Map<String, String> OPTIONS = io.armtrace.protocol.EncodeOption.list(
-            io.armtrace.protocol.EncodeOption.RETURN_STACK, "default on",
+            io.armtrace.protocol.EncodeOption.RETURN_STACK, "ETMCR[29], default on",
             io.armtrace.protocol.EncodeOption.RETURN_STACK_DEPTH, "default 15",
             io.armtrace.protocol.EncodeOption.CYCLE_ACCURATE, "default off",
             io.armtrace.protocol.EncodeOption.CONTEXT_ID_SIZE, "default 0",
