@@ -108,12 +108,13 @@ final class AutofdoCommand implements Callable<Integer> {
     }
 
     /**
-     * A perf.data recording, into the profile. The recordings armtrace reads hold ETMv4/ETE trace, whose
-     * decode of a recording (per CPU, with the mapped binaries from the MMAP2 records) goes here once the
-     * ETMv4 flow decoder exists; until then the recording is refused with one sentence.
+     * A perf.data recording, into the profile: its decode (per CPU, with the binaries its MMAP2 records map,
+     * one {@link AutoFdoProfile#stream} per CPU) goes here once recordings decode into instructions (the
+     * ETMv4/ETE flow decoder); until then the recording is refused with one sentence.
      */
     private void decodeRecording(Path recording, AutoFdoProfile profile) {
-        throw new InputException(recording + ": is a perf.data recording; its ETMv4 trace cannot be decoded into "
-                + "instructions yet, so it gives no AutoFDO profile (`armtrace info " + recording + "` shows what it holds).");
+        throw new InputException(recording + ": is a perf.data recording, whose trace armtrace cannot decode into "
+                + "instructions yet, so it gives no AutoFDO profile (`armtrace info " + recording + "` shows what it holds, "
+                + "`armtrace convert` makes an OpenCSD snapshot of it).");
     }
 }
