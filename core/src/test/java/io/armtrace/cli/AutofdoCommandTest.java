@@ -49,6 +49,21 @@ class AutofdoCommandTest {
     }
 
     @Test
+    void aRawMtbBufferGivesTheSameProfileAsItsSnapshotButTheNewestRun() {
+        // the snapshot adds the halted core's PC, which completes the newest run; the raw buffer has no PC
+        CliTest.Result r = CliTest.run("autofdo", "--protocol", "mtb", "--trace", MTB + "/mtb_sram.bin", "--reg", "POSITION=0x200039d4",
+                "--reg", "MASTER=0x80000008", "--reg", "BASE=0x20002000", "--image", MTB + "/program.elf");
+        assertThat(r.exit()).as(r.err()).isZero();
+        Sections raw = parse(r.out());
+        Sections snapshot = parse(CliTest.run("autofdo", MTB).out());
+        assertThat(raw.branches()).isEqualTo(snapshot.branches());
+        Map<String, Long> onlyInSnapshot = new LinkedHashMap<>(snapshot.ranges());
+        raw.ranges().forEach((k, v) -> onlyInSnapshot.merge(k, -v, Long::sum));
+        onlyInSnapshot.values().removeIf(v -> v == 0);
+        assertThat(onlyInSnapshot).hasSize(1).containsValue(1L);
+    }
+
+    @Test
     void severalInputsAddUp() {
         Sections once = parse(CliTest.run("autofdo", ETM3).out());
         CliTest.Result r = CliTest.run("autofdo", ETM3, ETM3);
