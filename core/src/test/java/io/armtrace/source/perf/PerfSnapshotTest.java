@@ -22,12 +22,13 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A recording of 32-bit trace (the ETMv3 encoder's trace of a real Thumb-2 program, as AUX data of an
- * ETMv3/PTM trace unit, with an MMAP2 record for the program) converted to a snapshot: the snapshot names
+ * A recording of 32-bit trace (the ETMv3 or PTM encoder's trace of a real Thumb-2 program, as AUX data of
+ * an ETMv3/PTM trace unit, with an MMAP2 record for the program) converted to a snapshot: the snapshot names
  * the registers so that armtrace's snapshot reader finds them, holds the program where it was mapped, and
  * decodes to exactly what the trace itself decodes to with the program's ELF file.
  */
@@ -35,13 +36,14 @@ class PerfSnapshotTest {
     @TempDir
     Path tmp;
 
-    @Test
-    void aConvertedRecordingDecodesAsItsTrace() throws IOException {
+    @ParameterizedTest
+    @CsvSource({"etm3, ETM3.5", "ptm, PTM1.1"})
+    void aConvertedRecordingDecodesAsItsTrace(String protocol, String deviceType) throws IOException {
         Path bin = Files.createDirectory(tmp.resolve("bin"));
         Path elf = bin.resolve("prog.elf");
         Files.write(elf, Corpus.elfBytes("a9-thumb"));
         ProgramImage image = ElfImage.load(elf);
-        TraceProtocol etm3 = Protocols.byName("etm3").orElseThrow();
+        TraceProtocol etm3 = Protocols.byName(protocol).orElseThrow();
         EncodeOutput enc = etm3.encode(Corpus.execution("a9-thumb"), image, Map.of());
         var regs = enc.registers();
         ElfImage.Segment load = ElfImage.describe(elf).segments().stream().filter(ElfImage.Segment::isLoad).findFirst().orElseThrow();
@@ -63,7 +65,8 @@ class PerfSnapshotTest {
 
         Snapshot s = Snapshot.load(snap, true);
         SnapshotSource src = s.sources().get(0);
-        assertThat(src.type()).isEqualTo("ETM3.5");
+        // the ETMv3/PTM block of AUXTRACE_INFO is one kind; ETMIDR says which protocol the unit writes
+        assertThat(src.type()).isEqualTo(deviceType);
         assertThat(src.traceId()).isEqualTo((int) (regs.get("ETMTRACEIDR", 0x10) & 0x7F));
         List<TraceElement> fromSnapshot = new ArrayList<>();
         Protocols.forDeviceType(src.type()).orElseThrow().decode(new DecodeInput(src.traceId(), src.registers(), src.image(),
