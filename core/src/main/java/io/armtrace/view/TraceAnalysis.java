@@ -308,6 +308,11 @@ public final class TraceAnalysis extends ProgramFlowVisitor implements ElementSi
         return self;
     }
 
+    /** Tells {@code f} of every change of the tracked call stack (see {@link CallStack.Frames}). */
+    void frames(CallStack.Frames f) {
+        stack.frames(f);
+    }
+
     public long instructions() {
         return summary.instructions;
     }
