@@ -360,7 +360,7 @@ public final class TraceEventWriter {
                     closeTo(at);
                     String slice = analysis.functions().name(function);
                     open[depth++] = slice;
-                    begin(slice, "call");
+                    begin(slice, "tail call");
                 } catch (IOException e) {
                     throw new UncheckedIOException(e);
                 }
