@@ -41,7 +41,8 @@ class TimelineCommandTest {
     Path dir;
 
     /** What a timeline holds, per category, checked for nesting as it is read. */
-    record Events(Map<String, Long> begins, Map<String, Long> instants, List<String> trackNames, int maxDepth) {
+    record Events(Map<String, Long> begins, Map<String, Long> instants, List<String> trackNames, int maxDepth,
+                  Map<String, Long> beginsByName, Map<String, Long> durations) {
         long begins(String category) {
             return begins.getOrDefault(category, 0L);
         }
@@ -52,6 +53,9 @@ class TimelineCommandTest {
         Map<String, Long> instants = new HashMap<>();
         List<String> names = new ArrayList<>();
         Map<Long, Deque<String>> open = new HashMap<>();
+        Map<Long, Deque<Long>> openTs = new HashMap<>();
+        Map<String, Long> byName = new java.util.TreeMap<>();
+        Map<String, Long> durations = new java.util.TreeMap<>();
         Map<Long, Long> lastTs = new HashMap<>();
         int maxDepth = 0;
         try (JsonParser p = new JsonFactory().createParser(json.toFile())) {
@@ -92,12 +96,16 @@ class TimelineCommandTest {
                 switch (ph) {
                     case "B" -> {
                         stack.push((String) e.get("name"));
+                        openTs.computeIfAbsent(tid, k -> new ArrayDeque<>()).push(ts);
+                        byName.merge((String) e.get("name"), 1L, Long::sum);
                         maxDepth = Math.max(maxDepth, stack.size());
                         begins.merge((String) e.get("cat"), 1L, Long::sum);
                     }
                     case "E" -> {
                         assertThat(stack).as("an E on track %d with nothing open", tid).isNotEmpty();
-                        assertThat(e.get("name")).isEqualTo(stack.pop());
+                        String n = stack.pop();
+                        assertThat(e.get("name")).isEqualTo(n);
+                        durations.merge(n, ts - openTs.get(tid).pop(), Long::sum);
                     }
                     case "i" -> instants.merge((String) e.get("cat"), 1L, Long::sum);
                     default -> throw new AssertionError("phase " + ph);
@@ -106,7 +114,7 @@ class TimelineCommandTest {
             assertThat(p.currentToken()).isEqualTo(JsonToken.END_ARRAY);
         }
         open.forEach((tid, s) -> assertThat(s).as("slices left open on track %d", tid).isEmpty());
-        return new Events(begins, instants, names, maxDepth);
+        return new Events(begins, instants, names, maxDepth, byName, durations);
     }
 
     /**
