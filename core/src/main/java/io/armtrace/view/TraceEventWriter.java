@@ -6,7 +6,13 @@ import io.armtrace.image.ProgramImage;
 import io.armtrace.trace.CycleCount;
 import io.armtrace.trace.DataTrace;
 import io.armtrace.trace.DecodeError;
+import io.armtrace.trace.Context;
 import io.armtrace.trace.ElementSink;
+import io.armtrace.trace.ElementVisitor;
+import io.armtrace.trace.Event;
+import io.armtrace.trace.ExceptionReturn;
+import io.armtrace.trace.NoImage;
+import io.armtrace.trace.TraceOn;
 import io.armtrace.trace.EventCounterWrap;
 import io.armtrace.trace.ExceptionEntry;
 import io.armtrace.trace.ExceptionTrace;
@@ -16,7 +22,6 @@ import io.armtrace.trace.InstructionRange;
 import io.armtrace.trace.LocalTimestamp;
 import io.armtrace.trace.PcSample;
 import io.armtrace.trace.SoftwareMessage;
-import io.armtrace.trace.SoftwareTrace;
 import io.armtrace.trace.Timestamp;
 import io.armtrace.trace.TraceElement;
 import io.armtrace.trace.Trigger;
@@ -116,8 +121,20 @@ public final class TraceEventWriter {
         g.writeEndObject();
     }
 
+    private interface JsonWrite {
+        void run() throws IOException;
+    }
+
+    private static void io(JsonWrite w) {
+        try {
+            w.run();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     /** The elements of one trace source, written as they come. */
-    public final class Track implements ElementSink, CallStack.Frames {
+    public final class Track implements ElementSink, ElementVisitor, CallStack.Frames {
         private final int tid;
         private final String name;
         private final TraceAnalysis analysis;
@@ -201,79 +218,156 @@ public final class TraceEventWriter {
         }
 
         private void handle(TraceElement e) {
-            try {
-                before(e);
-                if (!(e instanceof SoftwareTrace)) {
-                    // the call stack: its changes come back as opened/closed/moved at the current time
-                    analysis.accept(e);
-                }
-                after(e);
-            } catch (IOException x) {
-                throw new UncheckedIOException(x);
+            e.accept(this);
+        }
+
+        /** Program flow goes to the call stack, whose changes come back as opened/closed/moved at the current time. */
+        private void flow(TraceElement e) {
+            analysis.accept(e);
+        }
+
+        @Override
+        public void visit(InstructionRange r) {
+            flow(r);
+            if (clock == Clock.COUNT) {
+                now += Math.max(0, r.count());
             }
         }
 
-        /** Time that applies to the element itself, and what it draws. */
-        private void before(TraceElement e) throws IOException {
-            if (e instanceof InstructionRange) {
-                return; // nearly every element
+        /** Cycles of what came before it: what follows starts later. */
+        @Override
+        public void visit(CycleCount c) {
+            flow(c);
+            if (clock == Clock.CYCLES && c.cycles() > 0) {
+                now += c.cycles();
             }
-            if (e instanceof Timestamp t) {
-                if (clock == Clock.TIMESTAMPS) {
-                    if (origin < 0) {
-                        origin = t.value();
-                    }
-                    // a timestamp before the first (a wrap, damaged trace) does not turn time back
-                    now = Math.max(now, t.value() - origin);
+        }
+
+        @Override
+        public void visit(InstructionCount c) {
+            flow(c);
+            if (clock == Clock.COUNT) {
+                now += Math.max(0, c.count());
+            }
+        }
+
+        @Override
+        public void visit(Timestamp t) {
+            if (clock == Clock.TIMESTAMPS) {
+                if (origin < 0) {
+                    origin = t.value();
                 }
-            } else if (e instanceof LocalTimestamp t) {
-                if (clock == Clock.LOCAL_TIMESTAMPS && t.ticks() > 0) {
-                    now += t.ticks();
-                }
-            } else if (e instanceof ExceptionEntry x) {
-                pendingException = x.name() != null ? x.name() : "exception " + x.number();
-            } else if (e instanceof Gap gap) {
-                // the call stack empties itself; the exceptions DWT said were active are unknown from here
+                // a timestamp before the first (a wrap, damaged trace) does not turn time back
+                now = Math.max(now, t.value() - origin);
+            }
+            flow(t);
+        }
+
+        @Override
+        public void visit(ExceptionEntry x) {
+            pendingException = x.name() != null ? x.name() : "exception " + x.number();
+            flow(x);
+        }
+
+        @Override
+        public void visit(ExceptionReturn x) {
+            flow(x);
+        }
+
+        @Override
+        public void visit(Gap gap) {
+            // the call stack empties itself; the exceptions DWT said were active are unknown from here
+            io(() -> {
                 closeSoftwareExceptions(0);
                 instant("gap", "gap", "reason", gap.reason(), "offset", gap.offset());
-            } else if (e instanceof DecodeError d) {
-                instant("decode error", "gap", "reason", d.message(), "offset", d.offset());
-            } else if (e instanceof Trigger t) {
-                instant("trigger", "event", null, null, "offset", t.offset());
-            } else if (e instanceof SoftwareMessage m) {
-                String label = m.master() == SoftwareMessage.NO_MASTER
-                        ? (m.kind() == SoftwareMessage.Kind.DATA ? "port " + m.channel() : m.kind().name().toLowerCase())
-                        : (m.kind() == SoftwareMessage.Kind.DATA ? "M" + m.master() + " C" + m.channel()
-                        : m.kind().name().toLowerCase() + " M" + m.master() + " C" + m.channel());
-                instant(label, "message", "value", "0x" + Long.toHexString(m.value()), "bits", m.bits());
-            } else if (e instanceof PcSample s) {
-                int f = analysis.functions().at(s.address());
-                String where = s.sleep() ? "sleep" : f >= 0 ? analysis.functions().name(f) : String.format("0x%08x", s.address());
-                instant(where, "pc sample", "pc", "0x" + Long.toHexString(s.address()), null, 0);
-            } else if (e instanceof ExceptionTrace x) {
-                softwareException(x);
-            } else if (e instanceof DataTrace d) {
-                instant("comparator " + d.comparator(), "data trace", d.kind().name().toLowerCase().replace('_', ' '),
-                        "0x" + Long.toHexString(d.value()), null, 0);
-            } else if (e instanceof EventCounterWrap w) {
-                instant("counter wrap", "event", "counters", Integer.toString(w.counters()), null, 0);
-            }
+            });
+            flow(gap);
         }
 
-        /** Time the element takes: what comes after it starts later. */
-        private void after(TraceElement e) {
-            if (clock == Clock.CYCLES) {
-                if (e instanceof CycleCount c && c.cycles() > 0) {
-                    now += c.cycles();
-                }
-            } else if (clock == Clock.COUNT) {
-                if (e instanceof InstructionRange r) {
-                    now += Math.max(0, r.count());
-                } else if (e instanceof InstructionCount c) {
-                    now += Math.max(0, c.count());
-                } else if (e instanceof SoftwareTrace) {
-                    now++;
-                }
+        @Override
+        public void visit(TraceOn t) {
+            flow(t);
+        }
+
+        @Override
+        public void visit(NoImage n) {
+            io(() -> instant("no image", "gap", "address", "0x" + Long.toHexString(n.address()), null, 0));
+            flow(n);
+        }
+
+        @Override
+        public void visit(Context c) {
+            flow(c);
+        }
+
+        @Override
+        public void visit(Event e) {
+            io(() -> instant("event " + e.number(), "event", null, null, null, 0));
+            flow(e);
+        }
+
+        @Override
+        public void visit(Trigger t) {
+            io(() -> instant("trigger", "event", null, null, "offset", t.offset()));
+            flow(t);
+        }
+
+        @Override
+        public void visit(DecodeError d) {
+            io(() -> instant("decode error", "gap", "reason", d.message(), "offset", d.offset()));
+            flow(d);
+        }
+
+        // ---- software trace: no program flow, one count each on the COUNT clock
+
+        @Override
+        public void visit(SoftwareMessage m) {
+            String label = m.master() == SoftwareMessage.NO_MASTER
+                    ? (m.kind() == SoftwareMessage.Kind.DATA ? "port " + m.channel() : m.kind().name().toLowerCase())
+                    : (m.kind() == SoftwareMessage.Kind.DATA ? "M" + m.master() + " C" + m.channel()
+                    : m.kind().name().toLowerCase() + " M" + m.master() + " C" + m.channel());
+            io(() -> instant(label, "message", "value", "0x" + Long.toHexString(m.value()), "bits", m.bits()));
+            software();
+        }
+
+        @Override
+        public void visit(LocalTimestamp t) {
+            if (clock == Clock.LOCAL_TIMESTAMPS && t.ticks() > 0) {
+                now += t.ticks();
+            }
+            software();
+        }
+
+        @Override
+        public void visit(PcSample s) {
+            int f = analysis.functions().at(s.address());
+            String where = s.sleep() ? "sleep" : f >= 0 ? analysis.functions().name(f) : String.format("0x%08x", s.address());
+            io(() -> instant(where, "pc sample", "pc", "0x" + Long.toHexString(s.address()), null, 0));
+            software();
+        }
+
+        @Override
+        public void visit(ExceptionTrace x) {
+            io(() -> softwareException(x));
+            software();
+        }
+
+        @Override
+        public void visit(DataTrace d) {
+            io(() -> instant("comparator " + d.comparator(), "data trace", d.kind().name().toLowerCase().replace('_', ' '),
+                    "0x" + Long.toHexString(d.value()), null, 0));
+            software();
+        }
+
+        @Override
+        public void visit(EventCounterWrap w) {
+            io(() -> instant("counter wrap", "event", "counters", Integer.toString(w.counters()), null, 0));
+            software();
+        }
+
+        private void software() {
+            if (clock == Clock.COUNT) {
+                now++;
             }
         }
 
