@@ -14,16 +14,27 @@ final class AnalysisRun {
     }
 
     static List<Result> run(InputOptions input, FilterOptions filter) throws java.io.IOException {
+        return run(input, filter, null);
+    }
+
+    /**
+     * As {@link #run(InputOptions, FilterOptions)}; when {@code software} is not null, the software trace
+     * sources left out (when no --source names them) go there, and a capture of software trace only is no
+     * mistake here: the caller says whether it has anything to show ({@link #softwareOnly}).
+     */
+    static List<Result> run(InputOptions input, FilterOptions filter, List<InputOptions.Job> software) throws java.io.IOException {
         filter.validate();
         List<Result> out = new ArrayList<>();
         List<InputOptions.Job> jobs = new ArrayList<>(input.jobs());
         if (input.sources == null || input.sources.isEmpty()) {
             // every source of a snapshot: the ones that trace program flow; software trace (ITM, STM) has no
             // instructions to profile or cover, and is analysed only when named with --source
+            if (software != null) {
+                jobs.stream().filter(j -> !j.protocol().tracesProgramFlow()).forEach(software::add);
+            }
             jobs.removeIf(j -> !j.protocol().tracesProgramFlow());
-            if (jobs.isEmpty()) {
-                throw new InputException((input.snapshot != null ? input.snapshot : input.trace) + ": has only software trace (ITM, STM), which has no program flow "
-                        + "to analyse; 'armtrace decode' lists it.");
+            if (jobs.isEmpty() && software == null) {
+                throw softwareOnly(input);
             }
         }
         for (InputOptions.Job job : jobs) {
@@ -42,6 +53,12 @@ final class AnalysisRun {
             out.add(new Result(job, a));
         }
         return out;
+    }
+
+    /** The mistake of asking a program-flow analysis of a capture that has software trace only. */
+    static InputException softwareOnly(InputOptions input) {
+        return new InputException((input.snapshot != null ? input.snapshot : input.trace) + ": has only software trace (ITM, STM), which has no program flow "
+                + "to analyse; 'armtrace decode' lists it.");
     }
 
     /** For outputs that describe one program: exactly one source, or a clear message. */

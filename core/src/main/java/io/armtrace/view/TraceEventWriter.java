@@ -286,6 +286,10 @@ public final class TraceEventWriter {
 
         @Override
         public void visit(TraceOn t) {
+            if (t.reason() == TraceOn.Reason.OVERFLOW) {
+                // an ITM overflow lost packets, exits among them perhaps
+                io(() -> closeSoftwareExceptions(0));
+            }
             flow(t);
         }
 
