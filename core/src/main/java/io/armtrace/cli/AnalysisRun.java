@@ -20,7 +20,8 @@ final class AnalysisRun {
     /**
      * As {@link #run(InputOptions, FilterOptions)}; when {@code software} is not null, the software trace
      * sources left out (when no --source names them) go there, and a capture of software trace only is no
-     * mistake here: the caller says whether it has anything to show ({@link #softwareOnly}).
+     * mistake here: the caller says whether it has anything to show ({@link #softwareOnly}). This is the
+     * report's run: its analyses keep a timeline sketch.
      */
     static List<Result> run(InputOptions input, FilterOptions filter, List<InputOptions.Job> software) throws java.io.IOException {
         filter.validate();
@@ -39,6 +40,9 @@ final class AnalysisRun {
         }
         for (InputOptions.Job job : jobs) {
             TraceAnalysis a = new TraceAnalysis(job.input().image());
+            if (software != null) {
+                a.sketch(); // the report draws it
+            }
             io.armtrace.trace.ElementSink sink = a;
             if (filter.active()) {
                 // the analysis sees only what the filter shows; the decode is the same

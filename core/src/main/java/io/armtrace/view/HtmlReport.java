@@ -116,6 +116,13 @@ public final class HtmlReport {
             }
             out.println("</table>");
         }
+        TimelineSketch sketch = a.timelineSketch();
+        if (sketch != null && sketch.slices() > 0) {
+            out.println("<h3>Timeline</h3>");
+            out.println("<p>The outer " + TimelineSketch.LEVELS + " levels of the call stack over the trace ('armtrace timeline' "
+                    + "writes all of it for Perfetto UI or speedscope).</p>");
+            sketch.writeSvg(out, a.summary.cycles > 0);
+        }
         messages(out, "Gaps", a.summary.gapMessages, a.summary.gaps);
         messages(out, "Decode errors", a.summary.errorMessages, a.summary.errors);
 

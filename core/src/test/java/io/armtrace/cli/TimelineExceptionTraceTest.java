@@ -17,6 +17,7 @@ import io.armtrace.source.TraceData;
 import io.armtrace.trace.ExceptionTrace;
 import io.armtrace.trace.LocalTimestamp;
 import io.armtrace.trace.TraceElement;
+import io.armtrace.view.SoftwareTraceSummary;
 import io.armtrace.view.TraceEventWriter;
 import java.io.IOException;
 import java.io.Writer;
@@ -38,7 +39,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * the exception or thread mode interrupted; a tail-chained entry, which the record shows as an entry returning
  * where the active one would have, is the exit of that one and the entry of the next) with a local timestamp of the instructions executed since the
  * previous packet, go through the ITM encoder and decoder into the timeline. Each exception's slices must be as
- * many as QEMU took it, and last exactly the instructions QEMU executed from its entry to its return.
+ * many as QEMU took it, and last exactly the instructions QEMU executed from its entry to its return; the
+ * report's {@link SoftwareTraceSummary} counts the same entries and time in each handler.
  */
 class TimelineExceptionTraceTest {
     @TempDir
@@ -108,5 +110,19 @@ class TimelineExceptionTraceTest {
         TimelineCommandTest.Events ev = TimelineCommandTest.read(json);
         assertThat(ev.beginsByName()).isEqualTo(taken);
         assertThat(ev.durations()).isEqualTo(instructions);
+
+        // the report's summary of the same trace: entries and the time in each handler
+        SoftwareTraceSummary summary = new SoftwareTraceSummary(ProgramImage.of(new MemoryImage()));
+        itm.decode(new DecodeInput(1, enc.registers(), null, TraceData.of(name, enc.trace()), DecodeOptions.DEFAULT), summary);
+        assertThat(summary.timed()).isTrue();
+        Map<String, Long> entered = new TreeMap<>();
+        Map<String, Long> ticks = new TreeMap<>();
+        for (SoftwareTraceSummary.ExceptionLine l : summary.exceptions()) {
+            String n = l.name().substring(l.name().indexOf(' ') + 1);
+            entered.put(n, l.entered());
+            ticks.put(n, l.ticks());
+        }
+        assertThat(entered).isEqualTo(taken);
+        assertThat(ticks).isEqualTo(instructions);
     }
 }
