@@ -14,16 +14,17 @@ final class AnalysisRun {
     }
 
     static List<Result> run(InputOptions input, FilterOptions filter) throws java.io.IOException {
-        return run(input, filter, null);
+        return run(input, filter, null, false);
     }
 
     /**
      * As {@link #run(InputOptions, FilterOptions)}; when {@code software} is not null, the software trace
      * sources left out (when no --source names them) go there, and a capture of software trace only is no
-     * mistake here: the caller says whether it has anything to show ({@link #softwareOnly}). This is the
-     * report's run: its analyses keep a timeline sketch.
+     * mistake here: the caller says whether it has anything to show ({@link #softwareOnly}). With
+     * {@code sketch} the analyses keep a timeline sketch (for the report).
      */
-    static List<Result> run(InputOptions input, FilterOptions filter, List<InputOptions.Job> software) throws java.io.IOException {
+    static List<Result> run(InputOptions input, FilterOptions filter, List<InputOptions.Job> software, boolean sketch)
+            throws java.io.IOException {
         filter.validate();
         List<Result> out = new ArrayList<>();
         List<InputOptions.Job> jobs = new ArrayList<>(input.jobs());
@@ -40,7 +41,7 @@ final class AnalysisRun {
         }
         for (InputOptions.Job job : jobs) {
             TraceAnalysis a = new TraceAnalysis(job.input().image());
-            if (software != null) {
+            if (sketch) {
                 a.sketch(); // the report draws it
             }
             io.armtrace.trace.ElementSink sink = a;
@@ -55,6 +56,24 @@ final class AnalysisRun {
             job.protocol().decode(job.input(), sink);
             sink.end();
             out.add(new Result(job, a));
+        }
+        return out;
+    }
+
+    /**
+     * The software trace sources among {@code jobs} (and those of {@code results}, named with --source), each
+     * decoded into a {@link io.armtrace.view.SoftwareTraceSummary}: what the DWT said, for the views that show it.
+     */
+    static java.util.LinkedHashMap<InputOptions.Job, io.armtrace.view.SoftwareTraceSummary> software(
+            List<InputOptions.Job> jobs, List<Result> results) throws java.io.IOException {
+        List<InputOptions.Job> all = new ArrayList<>(jobs);
+        results.stream().map(Result::job).filter(j -> !j.protocol().tracesProgramFlow()).forEach(all::add);
+        java.util.LinkedHashMap<InputOptions.Job, io.armtrace.view.SoftwareTraceSummary> out = new java.util.LinkedHashMap<>();
+        for (InputOptions.Job job : all) {
+            io.armtrace.view.SoftwareTraceSummary t = new io.armtrace.view.SoftwareTraceSummary(job.input().image());
+            job.protocol().decode(job.input(), t);
+            t.end();
+            out.put(job, t);
         }
         return out;
     }

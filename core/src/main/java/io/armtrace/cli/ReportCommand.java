@@ -37,7 +37,7 @@ final class ReportCommand implements Callable<Integer> {
             throw new io.armtrace.source.InputException("--top " + top + ": give a positive number of functions.");
         }
         List<InputOptions.Job> softwareJobs = new java.util.ArrayList<>();
-        List<AnalysisRun.Result> results = AnalysisRun.run(input, filter, softwareJobs);
+        List<AnalysisRun.Result> results = AnalysisRun.run(input, filter, softwareJobs, true);
         // the DWT's exception trace and PC samples of the software sources, where they say anything
         List<io.armtrace.view.SoftwareTraceSummary> software = new java.util.ArrayList<>();
         List<InputOptions.Job> softwareShown = new java.util.ArrayList<>();

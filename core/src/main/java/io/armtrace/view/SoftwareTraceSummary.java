@@ -48,6 +48,10 @@ public final class SoftwareTraceSummary implements ElementSink, ElementVisitor {
     }
 
     private final FunctionMap functions;
+    private final io.armtrace.image.LineTable lines;
+    /** PC samples per source line ("path\0line"), in functions; bounded by the program's lines. */
+    private final java.util.Map<String, long[]> byLine = new java.util.HashMap<>();
+    private final java.util.Map<String, String> lineFunction = new java.util.HashMap<>();
     private final long[] entered = new long[NUMBERS];
     private final long[] exited = new long[NUMBERS];
     private final long[] ticks = new long[NUMBERS];
@@ -63,6 +67,7 @@ public final class SoftwareTraceSummary implements ElementSink, ElementVisitor {
 
     public SoftwareTraceSummary(ProgramImage image) {
         this.functions = new FunctionMap(image.symbols());
+        this.lines = image.lines();
         this.bySymbol = new long[functions.count()];
     }
 
@@ -177,6 +182,65 @@ public final class SoftwareTraceSummary implements ElementSink, ElementVisitor {
         } else {
             outside++;
         }
+        if (!lines.isEmpty()) {
+            io.armtrace.image.LineTable.Location l = lines.lookup(s.address());
+            String fn = f >= 0 ? functions.name(f) : "[no symbol]";
+            // samples without line information count per function, as "??"
+            String key = l == null ? "??\u0000" + fn : l.fileName() + "\u0000" + l.line();
+            byLine.computeIfAbsent(key, k -> new long[1])[0]++;
+            lineFunction.putIfAbsent(key, fn);
+        }
+    }
+
+    /** PC samples by source line ("file.c:12", "??" without line information) with their function, most first. */
+    public List<SampleLine> samplesByLine() {
+        List<SampleLine> out = new ArrayList<>();
+        byLine.forEach((k, v) -> {
+            int z = k.indexOf('\u0000');
+            String name = k.startsWith("??\u0000") ? "??" : k.substring(0, z) + ":" + k.substring(z + 1);
+            out.add(new SampleLine(name + " (" + lineFunction.get(k) + ")", v[0]));
+        });
+        out.sort(Comparator.comparingLong(SampleLine::samples).reversed().thenComparing(SampleLine::function));
+        return out;
+    }
+
+    /**
+     * The statistical profile of the PC samples, as {@code profile} prints the decoded one: a table of the
+     * {@code top} heaviest functions or lines (all if {@code top <= 0}).
+     */
+    public void writeSampleTable(java.io.PrintWriter out, boolean byLines, int top) {
+        out.printf("%d PC samples%s%n", samples, sleeping > 0 ? ", " + sleeping + " of them asleep" : "");
+        if (byLines && lines.isEmpty()) {
+            out.println("(the image has no DWARF line information: give the ELF file built with -g)");
+        }
+        out.printf("%12s %7s %7s  %s%n", "samples", "%", "cum%", byLines ? "line (function)" : "function");
+        long cum = 0;
+        int n = 0;
+        List<SampleLine> rows = new ArrayList<>(byLines ? samplesByLine() : samplesByFunction());
+        if (sleeping > 0) {
+            rows.add(new SampleLine("(asleep)", sleeping));
+            rows.sort(Comparator.comparingLong(SampleLine::samples).reversed().thenComparing(SampleLine::function));
+        }
+        for (SampleLine l : rows) {
+            if (top > 0 && n++ >= top) {
+                break;
+            }
+            cum += l.samples();
+            out.printf("%12d %6.2f%% %6.2f%%  %s%n", l.samples(), Profile.pct(l.samples(), samples), Profile.pct(cum, samples),
+                    l.function());
+        }
+        out.flush();
+    }
+
+    /** Folded stacks of the samples: one frame each (a PC sample carries no call stack), under {@code root} if not null. */
+    public void writeSampleFolded(java.io.PrintWriter out, String root) {
+        for (SampleLine l : samplesByFunction()) {
+            out.println((root != null ? root + ";" : "") + l.function() + " " + l.samples());
+        }
+        if (sleeping > 0) {
+            out.println((root != null ? root + ";" : "") + "[asleep] " + sleeping);
+        }
+        out.flush();
     }
 
     /** What happened in between is unknown: no active exception's time is measured across it. */
