@@ -232,6 +232,51 @@ public final class SoftwareTraceSummary implements ElementSink, ElementVisitor {
         out.flush();
     }
 
+    /**
+     * The samples as a callgrind profile (event {@code Samples}, a cost line per function at its first source
+     * line where the image says, no calls: a PC sample carries no call stack), or as a Graphviz graph of the
+     * sampled functions.
+     */
+    public void writeSampleCallgrind(java.io.PrintWriter out, String command) {
+        out.println("# callgrind format");
+        out.println("version: 1");
+        out.println("creator: armtrace");
+        out.println("cmd: " + command);
+        out.println("events: Samples");
+        out.println("summary: " + samples);
+        for (int f = 0; f < bySymbol.length; f++) {
+            if (bySymbol[f] > 0) {
+                io.armtrace.image.LineTable.Location l = lines.isEmpty() ? null : lines.lookup(functions.entryAddress(f));
+                if (l != null) {
+                    out.println("fl=" + l.file());
+                }
+                out.println("fn=" + functions.name(f));
+                out.println((l != null ? l.line() : 0) + " " + bySymbol[f]);
+            }
+        }
+        if (outside > 0) {
+            out.println("fn=[no symbol]");
+            out.println("0 " + outside);
+        }
+        if (sleeping > 0) {
+            out.println("fn=[asleep]");
+            out.println("0 " + sleeping);
+        }
+        out.flush();
+    }
+
+    /** The sampled functions as Graphviz nodes labelled with their samples (no edges: samples have no calls). */
+    public void writeSampleDot(java.io.PrintWriter out) {
+        out.println("digraph samples {");
+        out.println("  node [shape=box];");
+        for (SampleLine l : samplesByFunction()) {
+            out.printf("  \"%s\" [label=\"%s\\n%d samples (%.1f%%)\"];%n", l.function().replace("\"", "\\\""),
+                    l.function().replace("\"", "\\\""), l.samples(), Profile.pct(l.samples(), samples));
+        }
+        out.println("}");
+        out.flush();
+    }
+
     /** Folded stacks of the samples: one frame each (a PC sample carries no call stack), under {@code root} if not null. */
     public void writeSampleFolded(java.io.PrintWriter out, String root) {
         for (SampleLine l : samplesByFunction()) {

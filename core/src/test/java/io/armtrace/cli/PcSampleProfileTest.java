@@ -24,7 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code profile} of DWT periodic PC samples: the QEMU run of the Cortex-M0+ program sampled every 61st
  * instruction (as the DWT samples every POSTCNT period), made into an SWO capture by the ITM encoder, and
  * profiled with the program's ELF: the samples per function are the ground truth's samples counted with its
- * symbols, and the folded stacks give the same.
+ * symbols, and the folded stacks and the callgrind profile of {@code callgraph} give the same.
  */
 class PcSampleProfileTest {
     @TempDir
@@ -75,5 +75,19 @@ class PcSampleProfileTest {
         long total = byLine.out().lines().skip(2).mapToLong(l -> Long.parseLong(l.trim().split("\\s+")[0])).sum();
         assertThat(total).isEqualTo(events.size());
         assertThat(byLine.out()).contains(".c:");
+
+        // callgraph: the callgrind profile of the samples, a cost line per sampled function
+        CliTest.Result cg = ViewCommandsTest.run("callgraph", "--trace", swo.toString(), "--protocol", "itm", "--image",
+                elf.toString());
+        assertThat(cg.exit()).as(cg.err()).isZero();
+        assertThat(cg.out()).contains("events: Samples", "summary: " + events.size());
+        Map<String, Long> costs = new TreeMap<>();
+        List<String> cgLines = cg.out().lines().toList();
+        for (int k = 0; k < cgLines.size(); k++) {
+            if (cgLines.get(k).startsWith("fn=")) {
+                costs.put(cgLines.get(k).substring(3), Long.parseLong(cgLines.get(k + 1).split(" ")[1]));
+            }
+        }
+        assertThat(costs).isEqualTo(expected);
     }
 }
