@@ -98,7 +98,6 @@ public final class TraceEventWriter {
         finished = true;
         try {
             g.writeEndArray();
-            g.writeStringField("displayTimeUnit", "ns");
             g.writeObjectFieldStart("otherData");
             g.writeStringField("generator", "armtrace");
             g.writeEndObject();
@@ -141,6 +140,7 @@ public final class TraceEventWriter {
         private List<TraceElement> window = new ArrayList<>();
         private boolean sawLocal;
         private boolean sawTimestamp;
+        private boolean sawFlow;
         private Clock clock;
         private boolean ended;
 
@@ -191,6 +191,9 @@ public final class TraceEventWriter {
                 return;
             }
             window.add(e);
+            if (e instanceof InstructionRange || e instanceof InstructionCount) {
+                sawFlow = true;
+            }
             if (e instanceof LocalTimestamp) {
                 sawLocal = true;
             } else if (e instanceof Timestamp) {
@@ -206,7 +209,9 @@ public final class TraceEventWriter {
         private void choose(Clock c) {
             clock = c;
             try {
-                metadata("thread_name", tid, name + " (" + c.label + ")");
+                // a count of software trace elements alone is a count of messages
+                String label = c == Clock.COUNT && !sawFlow ? "messages" : c.label;
+                metadata("thread_name", tid, name + " (" + label + ")");
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }

@@ -173,7 +173,7 @@ class TimelineCommandTest {
         assertThat(ev.maxDepth()).isLessThan(128);
         assertThat(ev.begins("call")).isEqualTo(c.calls);
         assertThat(ev.begins("exception")).isEqualTo(c.exceptions);
-        assertThat(ev.trackNames()).isNotEmpty().allSatisfy(n -> assertThat(n).matches(".*\\((cycles|timestamps|instructions|local timestamp ticks)\\)"));
+        assertThat(ev.trackNames()).isNotEmpty().allSatisfy(n -> assertThat(n).matches(".*\\((cycles|timestamps|instructions|messages|local timestamp ticks)\\)"));
     }
 
     @Test
