@@ -119,7 +119,7 @@ public final class TraceInputs {
     }
 
     /**
-     * Refuses a raw trace file that cannot be read more than once (a pipe: a progress bar's size and packet
+     * Refuses a raw trace file that cannot be read more than once (a pipe: stats and packet
      * bytes beside packets read it again), is missing, or is a perf.data recording.
      */
     public static void checkTraceFile(Path trace) {
