@@ -308,8 +308,7 @@ final class DecodeCommand implements Callable<Integer> {
             // a source split into pieces is read by several decoders at once: no single progress bar
             try (Progress bar = Progress.start("decoding " + job.label(), size)) {
                 var in = job.input();
-                job.protocol().decode(new io.armtrace.protocol.DecodeInput(in.traceId(), in.registers(), in.image(),
-                        bar.track(in.data()), in.options()), sink);
+                job.protocol().decode(in.withData(bar.track(in.data())), sink);
             }
         } else if (split) {
             io.armtrace.protocol.ChunkedDecode.decode(job.protocol(), job.input(), sink, threads, chunkSize);

@@ -14,7 +14,8 @@ final class FormattedTrace {
     }
 
     static TraceData of(Path file, int id) throws IOException {
-        return TraceData.formatted(file, id, looksLikePortCapture(file));
+        return io.armtrace.source.TraceInputs.rawSource(file, io.armtrace.source.TraceInputs.Framing.FORMATTED, id,
+                new io.armtrace.source.Registers()).data();
     }
 
     /**
@@ -49,15 +50,6 @@ final class FormattedTrace {
 
     /** A port capture starts with (or contains early) a full-frame sync FF FF FF 7F; a memory buffer does not. */
     static boolean looksLikePortCapture(Path file) throws IOException {
-        try (InputStream in = Files.newInputStream(file)) {
-            byte[] head = in.readNBytes(64);
-            for (int i = 0; i + 3 < head.length; i++) {
-                if ((head[i] & 0xFF) == 0xFF && (head[i + 1] & 0xFF) == 0xFF && (head[i + 2] & 0xFF) == 0xFF
-                        && head[i + 3] == 0x7F) {
-                    return true;
-                }
-            }
-            return false;
-        }
+        return io.armtrace.source.TraceInputs.looksLikePortCapture(file);
     }
 }

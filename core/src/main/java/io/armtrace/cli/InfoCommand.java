@@ -94,10 +94,7 @@ final class InfoCommand implements Callable<Integer> {
                         src.bufferFormat().iniName(), bytes < 0 ? "size unknown" : bytes + " bytes of its own trace");
             }
             src.registers().asMap().forEach((k, v) -> {
-                if (k.startsWith("ETMCR") || k.startsWith("ETMIDR") || k.startsWith("ETMCCER")
-                        || k.startsWith("ETMTRACEIDR") || k.startsWith("POSITION") || k.startsWith("MASTER")
-                        || k.startsWith("FLOW") || k.startsWith("BASE") || k.equals("ITMTCR")
-                        || (p != null && p.registerNames().contains(k) && k.startsWith("TRC"))) {
+                if (Protocols.isTraceUnitRegister(k, p)) {
                     out.printf("    %-12s = 0x%08x%n", k, v);
                 }
             });
@@ -159,8 +156,7 @@ final class InfoCommand implements Callable<Integer> {
             throw new io.armtrace.source.InputException(
                     "Give a snapshot directory, or --protocol NAME with --reg NAME=VALUE to explain register values.");
         }
-        TraceProtocol p = Protocols.byName(protocol).orElseThrow(() -> new io.armtrace.source.InputException(
-                "--protocol " + Messages.shorten(protocol) + ": unknown protocol; armtrace knows " + Protocols.names() + "."));
+        TraceProtocol p = io.armtrace.api.Decoder.protocolNamed(protocol);
         io.armtrace.source.Registers r = new io.armtrace.source.Registers();
         for (String reg : regs) {
             int eq = reg.indexOf('=');

@@ -1,10 +1,6 @@
 package io.armtrace.cli;
 
-import io.armtrace.image.ProgramImage;
-import io.armtrace.image.RawImage;
-import io.armtrace.image.MemoryImage;
 import io.armtrace.protocol.DecodeInput;
-import io.armtrace.protocol.DecodeOptions;
 import io.armtrace.protocol.Protocols;
 import io.armtrace.protocol.TraceProtocol;
 import io.armtrace.source.IniFile;
@@ -12,8 +8,6 @@ import io.armtrace.source.InputException;
 import io.armtrace.source.Registers;
 import io.armtrace.source.Snapshot;
 import io.armtrace.source.SnapshotSource;
-import io.armtrace.source.TraceData;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -128,18 +122,12 @@ final class InputOptions {
 
     /** Refuses a {@code --reg} that {@code p} does not read: a typo would otherwise be ignored silently. */
     static void checkRegisters(TraceProtocol p, Registers given) {
-        for (String name : given.asMap().keySet()) {
-            if (!p.registerNames().contains(name)) {
-                throw new InputException("--reg " + Messages.shorten(name) + ": " + p.title()
-                        + " has no register of that name; it reads " + String.join(", ", p.registerNames()) + ".");
-            }
-        }
+        p.checkRegisterNames(given, "--reg");
     }
 
     /** A perf.data recording where a snapshot or trace was expected: what armtrace does with one today. */
     static InputException perfData(Path file) {
-        return new InputException(file + ": is a perf.data recording (Linux perf or simpleperf); decoding recordings is not"
-                + " available yet, and `armtrace info " + file + "` shows what it holds.");
+        return io.armtrace.source.TraceInputs.perfData(file);
     }
 
     /** Refuses option values that are out of range or say nothing. */
@@ -158,25 +146,9 @@ final class InputOptions {
         }
     }
 
-    private ProgramImage extraImages(ProgramImage base) {
-        ProgramImage img = base;
-        for (String arg : images) {
-            img = RawImage.parseArgument(arg, img);
-        }
-        return img;
-    }
-
     /** The device type of the core {@code s} traces ("Cortex-A57"), or null when the snapshot does not say. */
     static String coreType(Snapshot snap, SnapshotSource s) {
-        if (s.coreName() == null) {
-            return null;
-        }
-        for (Snapshot.Device d : snap.devices()) {
-            if (d.name().equalsIgnoreCase(s.coreName()) && "core".equalsIgnoreCase(d.deviceClass())) {
-                return d.type();
-            }
-        }
-        return null;
+        return io.armtrace.source.TraceInputs.coreType(snap, s);
     }
 
     /** A snapshot's warnings, one line each on the command's standard error. */
@@ -193,7 +165,7 @@ final class InputOptions {
 
     /** A trace ID as people read it: 0x10, or "none" for a source that has none (-1, e.g. MTB). */
     static String traceIdText(int id) {
-        return id < 0 ? "none" : String.format("0x%02x", id);
+        return io.armtrace.source.TraceInputs.traceIdText(id);
     }
 
     static int parseId(String s) {
@@ -208,113 +180,62 @@ final class InputOptions {
         }
     }
 
-    private static TraceProtocol protocolNamed(String name) {
-        return Protocols.byName(name).orElseThrow(() -> new InputException(
-                "--protocol " + Messages.shorten(name) + ": unknown protocol; armtrace knows " + Protocols.names() + "."));
+    /** The API's options for what this command was given. */
+    io.armtrace.api.DecodeOptions decodeOptions(Registers extra) {
+        io.armtrace.api.DecodeOptions.Builder b = io.armtrace.api.DecodeOptions.builder()
+                .instructionLimit(limit).confine(confine).protocol(protocol).warnings(w -> warn(List.of(w)))
+                .framing(oflow ? io.armtrace.source.TraceInputs.Framing.OFLOW
+                        : formatted ? io.armtrace.source.TraceInputs.Framing.FORMATTED
+                        : io.armtrace.source.TraceInputs.Framing.PLAIN);
+        extra.asMap().forEach(b::register);
+        images.forEach(b::image);
+        return b.build();
+    }
+
+    /** The trace IDs of {@code --source}, in order. */
+    private List<Integer> sourceIds() {
+        List<Integer> ids = new ArrayList<>();
+        if (sources != null) {
+            for (String text : sources) {
+                ids.add(parseId(text));
+            }
+        }
+        return ids;
     }
 
     List<Job> jobs() throws java.io.IOException {
         checkOptions();
-        DecodeOptions options = new DecodeOptions(limit);
         Registers extra = extraRegisters();
+        io.armtrace.api.Decoder decoder;
         if (snapshot != null) {
             if (trace != null) {
                 throw new InputException("Give either a snapshot directory or --trace FILE, not both.");
             }
-            if (io.armtrace.source.perf.PerfData.looksLikePerfData(snapshot)) {
-                throw perfData(snapshot);
-            }
-            if (Files.isRegularFile(snapshot)) {
-                throw new InputException(snapshot + ": is a file, not a snapshot directory; for a raw trace file use --trace "
-                        + snapshot + " --protocol NAME.");
-            }
-            Snapshot snap = Snapshot.load(snapshot, confine);
-            warn(snap.warnings());
-            inputFiles.addAll(snap.files());
-            List<SnapshotSource> chosen = new ArrayList<>();
-            String source = sources == null || sources.isEmpty() ? null : sources.get(0);
-            if (source != null) {
-                for (String text : sources) {
-                    int id = parseId(text);
-                    SnapshotSource s = snap.source(id).orElseThrow(() -> new InputException(
-                            snapshot + ": has no trace source with ID " + String.format("0x%02x", id) + "."));
-                    if (!chosen.contains(s)) {
-                        chosen.add(s);
-                    }
-                }
-            } else {
-                chosen.addAll(snap.sources());
-            }
-            List<Job> jobs = new ArrayList<>();
-            for (SnapshotSource s : chosen) {
-                TraceProtocol p = protocol != null ? protocolNamed(protocol)
-                        : Protocols.forDeviceType(s.type()).orElse(null);
-                if (p == null) {
-                    if (source != null) {
-                        throw new InputException(snapshot + ": source " + s.name() + " is of type " + s.type()
-                                + ", which armtrace does not decode.");
-                    }
-                    continue; // e.g. ITM: not ours; skipped when decoding every source
-                }
-                if (s.bufferFile() == null) {
-                    if (source != null) {
-                        throw new InputException(snapshot + ": source " + s.name() + " has no trace buffer.");
-                    }
-                    continue;
-                }
-                checkRegisters(p, extra);
-                Registers r = new Registers();
-                // the halted core's PC (MTB completes the newest run up to it) unless the source gives one
-                long pc = s.coreRegisters().get("PC", s.coreRegisters().get("R15", -1));
-                if (pc >= 0 && !s.registers().has("PC")) {
-                    r.put("PC", pc);
-                }
-                r.putAll(p.registersForCore(coreType(snap, s))).putAll(s.registers()).putAll(extra);
-                ProgramImage img = extraImages(new ProgramImage(new MemoryImage().addAll(s.image().memory()),
-                        s.image().symbols(), s.image().lines()));
-                jobs.add(new Job(p, new DecodeInput(s.traceId(), r, img, s.data(), options),
-                        s.name() + " (" + s.type() + ", trace ID " + traceIdText(s.traceId()) + ")"));
-            }
-            if (jobs.isEmpty()) {
-                throw new InputException(snapshot + ": has no trace source that armtrace can decode.");
-            }
-            return jobs;
-        }
-        if (trace == null) {
-            throw new InputException("Nothing to decode: give a snapshot directory, or --trace FILE with --protocol.");
-        }
-        String problem = io.armtrace.image.FileKind.problem(trace);
-        if (problem != null) {
-            // a trace is read more than once (stats, packet bytes beside packets): a pipe cannot be
-            throw new InputException(Messages.shorten(problem) + ".");
-        }
-        if (io.armtrace.source.perf.PerfData.looksLikePerfData(trace)) {
-            throw perfData(trace);
-        }
-        if (protocol == null) {
-            throw new InputException("--trace " + trace + ": say which protocol it is with --protocol ("
-                    + Protocols.names() + ").");
-        }
-        TraceProtocol p = protocolNamed(protocol);
-        checkRegisters(p, extra);
-        String source = singleSource();
-        int id;
-        TraceData data;
-        if (oflow) {
-            id = source == null ? 1 : parseId(source);
-            data = TraceData.oflow(trace, id);
-        } else if (formatted) {
-            if (source == null) {
-                throw new InputException("--formatted " + trace + ": say which trace ID to take with --source ID.");
-            }
-            id = parseId(source);
-            data = FormattedTrace.of(trace, id);
+            io.armtrace.api.DecodeOptions.Builder b = decodeOptions(extra).toBuilder();
+            sourceIds().forEach(b::source);
+            decoder = io.armtrace.api.Decoder.openSnapshot(snapshot, b.build());
+            inputFiles.addAll(decoder.files());
         } else {
-            id = source != null ? parseId(source)
-                    : extra.has("ETMTRACEIDR") ? (int) (extra.get("ETMTRACEIDR", 0) & 0x7F) : 0;
-            data = TraceData.of(trace);
+            if (trace == null) {
+                throw new InputException("Nothing to decode: give a snapshot directory, or --trace FILE with --protocol.");
+            }
+            io.armtrace.source.TraceInputs.checkTraceFile(trace);
+            if (protocol == null) {
+                throw new InputException("--trace " + trace + ": say which protocol it is with --protocol ("
+                        + Protocols.names() + ").");
+            }
+            checkRegisters(io.armtrace.api.Decoder.protocolNamed(protocol), extra);
+            String source = singleSource();
+            io.armtrace.api.DecodeOptions.Builder b = decodeOptions(extra).toBuilder();
+            if (source != null) {
+                b.source(parseId(source));
+            }
+            decoder = io.armtrace.api.Decoder.openTrace(trace, protocol, b.build());
         }
-        ProgramImage img = extraImages(ProgramImage.of(new MemoryImage()));
-        return List.of(new Job(p, new DecodeInput(id, extra, img, data, options), trace.toString()));
+        List<Job> jobs = new ArrayList<>();
+        for (io.armtrace.api.TraceSource s : decoder.sources()) {
+            jobs.add(new Job(s.protocol(), s.input(), s.label()));
+        }
+        return jobs;
     }
 }

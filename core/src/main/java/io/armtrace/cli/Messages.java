@@ -10,10 +10,7 @@ final class Messages {
 
     /** {@code s}, cut to {@link #MAX_ECHO} characters with an ellipsis, characters that are not printable shown as '?'. */
     static String shorten(String s) {
-        if (s == null) {
-            return "";
-        }
-        return printable(s.length() > MAX_ECHO ? s.substring(0, MAX_ECHO) + "..." : s);
+        return io.armtrace.source.IniFile.shorten(s);
     }
 
     /**

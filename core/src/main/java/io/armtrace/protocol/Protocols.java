@@ -51,4 +51,17 @@ public final class Protocols {
         }
         return ALL.stream().filter(p -> p.handlesDeviceType(type.trim())).findFirst();
     }
+
+    /**
+     * True if {@code name}, a register of a snapshot's trace source device, is a trace unit register worth
+     * showing beside the source (as opposed to the many others a snapshot may list): the ETM/PTM control,
+     * ID and trace ID registers, MTB's, ITM's control register, and the ETMv4/ETE registers that {@code p}
+     * (which may be null) reads.
+     */
+    public static boolean isTraceUnitRegister(String name, TraceProtocol p) {
+        return name.startsWith("ETMCR") || name.startsWith("ETMIDR") || name.startsWith("ETMCCER")
+                || name.startsWith("ETMTRACEIDR") || name.startsWith("POSITION") || name.startsWith("MASTER")
+                || name.startsWith("FLOW") || name.startsWith("BASE") || name.equals("ITMTCR")
+                || (p != null && p.registerNames().contains(name) && name.startsWith("TRC"));
+    }
 }

@@ -88,6 +88,33 @@ public interface TraceProtocol {
     void decode(DecodeInput input, ElementSink sink) throws IOException;
 
     /**
+     * Decodes one source's trace given as segments with breaks between them (separate AUX buffers, lost
+     * data): the one entry point for trace that is not one unbroken stream. At each break the decoder resets,
+     * as OpenCSD's decoders do on a RESET, and a {@link io.armtrace.trace.Gap} at the segment's offset says
+     * why; every offset an element names is a byte offset in the whole input ({@link
+     * io.armtrace.source.TraceSegments.Segment#offset}). {@code input}'s own data is not read. An unbroken
+     * trace of one segment from offset 0 decodes exactly as {@link #decode(DecodeInput, ElementSink)}.
+     */
+    default void decode(DecodeInput input, io.armtrace.source.TraceSegments segments, ElementSink sink)
+            throws IOException {
+        SegmentedDecode.decode(this, input, segments, sink);
+    }
+
+    /**
+     * Refuses register names this protocol does not read ({@link #registerNames}): a typo would otherwise be
+     * ignored silently. The sentence names the register and lists the ones it reads.
+     */
+    default void checkRegisterNames(Registers given, String optionName) {
+        for (String name : given.asMap().keySet()) {
+            if (!registerNames().contains(name)) {
+                throw new io.armtrace.source.InputException(optionName + " " + io.armtrace.source.IniFile.shorten(name)
+                        + ": " + title() + " has no register of that name; it reads " + String.join(", ", registerNames())
+                        + ".");
+            }
+        }
+    }
+
+    /**
      * Byte offsets of sync points where a fresh decoder can start, about {@code spacing} bytes apart, in
      * increasing order and all above 0: where {@link ChunkedDecode} splits one source to decode it on
      * several cores. Empty (the default) means this protocol's trace is decoded in one piece.

@@ -170,6 +170,17 @@ public final class IniFile {
         return s.length() > MAX_SHOWN ? printable(s.substring(0, MAX_SHOWN)) + "..." : printable(s);
     }
 
+    /**
+     * How an error message quotes a value the user gave: at most 200 characters, with an ellipsis when cut,
+     * characters that are not printable shown as '?'.
+     */
+    public static String shorten(String s) {
+        if (s == null) {
+            return "";
+        }
+        return printable(s.length() > 200 ? s.substring(0, 200) + "..." : s);
+    }
+
     /** {@code s} with every character that is not printable (see {@link #shown}) replaced by '?'. */
     public static String printable(String s) {
         if (s == null) {

@@ -297,6 +297,33 @@ public final class Snapshot {
         return new ProgramImage(memory, symbols, lines);
     }
 
+    /**
+     * The code memory of {@code source} per address space: each memory dump of its core's device and its own
+     * mapped, from the start of the trace, to the space its {@code space=} key names (every space when it names
+     * none). {@link SnapshotSource#image()} is the same memory with the spaces merged, which is what a trace
+     * that never leaves one space needs. The dumps are read again on each call.
+     */
+    public io.armtrace.image.MappedCodeMemory codeMemory(SnapshotSource source) {
+        io.armtrace.image.MappedCodeMemory code = new io.armtrace.image.MappedCodeMemory();
+        for (Device d : devices) {
+            boolean core = source.coreName() != null && d.name().equalsIgnoreCase(source.coreName());
+            if (!core && !d.name().equals(source.name())) {
+                continue;
+            }
+            for (Dump dump : d.dumps()) {
+                io.armtrace.image.AddressSpace space = io.armtrace.image.AddressSpace.parse(dump.space());
+                if (space == null) {
+                    throw new InputException(d.file() + ": a [dump] names the memory space " + IniFile.shown(dump.space())
+                            + ", which is none of EL0N, EL0S, EL1N, EL1S, EL2, EL2N, EL2S, EL3, N, S, R, ROOT or ANY.");
+                }
+                MemoryImage memory = new MemoryImage();
+                addDumps(memory, new Device(d.name(), d.deviceClass(), d.type(), d.registers(), List.of(dump), d.file()));
+                code.map(space, 0, memory);
+            }
+        }
+        return code;
+    }
+
     /** True if a dump is loaded as an ELF file (its load segments at their addresses), not as raw memory. */
     public static boolean isElfDump(Path file) {
         String n = file.getFileName().toString().toLowerCase(Locale.ROOT);

@@ -1,7 +1,6 @@
 package io.armtrace.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.armtrace.groundtruth.Corpus;
 import io.armtrace.testdata.SharedData;
@@ -86,7 +85,7 @@ class OutputSafetyTest {
     @Test
     void aProcessWhoseStandardOutputIsFullExitsOne() throws Exception {
         Path full = Path.of("/dev/full");
-        assumeTrue(Files.exists(full), "/dev/full exists on Linux");
+        assertThat(full).as("/dev/full, the full device Linux has").exists();
         Path javaBin = Path.of(System.getProperty("java.home"), "bin", "java");
         Process p = new ProcessBuilder(javaBin.toString(), "-cp", System.getProperty("java.class.path"),
                 "io.armtrace.cli.Main", "decode", PTM_A15.toString())
@@ -100,7 +99,7 @@ class OutputSafetyTest {
     @Test
     void everyCommandFailsWhenItsOutputFileCannotBeWritten(@TempDir Path tmp) throws Exception {
         Path full = Path.of("/dev/full");
-        assumeTrue(Files.exists(full), "/dev/full exists on Linux");
+        assertThat(full).as("/dev/full, the full device Linux has").exists();
         List<String[]> all = new ArrayList<>();
         for (String[] args : textCommands(tmp)) {
             all.add(plus(args, "-o", full.toString()));

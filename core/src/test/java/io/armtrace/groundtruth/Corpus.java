@@ -178,6 +178,16 @@ public final class Corpus {
         }
     }
 
+    /**
+     * The fixtures an "extra ground truth" test runs: those of the {@link #EXTRA_PROPERTY} directory run by
+     * a core of {@code profile} when the property is set, otherwise {@code inRepository}, fixtures of this
+     * repository, so that the test runs in every clone instead of being skipped.
+     */
+    public static List<String> extraNamesOr(Profile profile, List<String> inRepository) {
+        String dir = System.getProperty(EXTRA_PROPERTY);
+        return dir == null || dir.isBlank() ? inRepository : extraNames(profile);
+    }
+
     /** The extra fixtures run by a core of {@code profile}. */
     public static List<String> extraNames(Profile profile) {
         return extraNames().stream().filter(n -> profile(n) == profile).toList();

@@ -1,6 +1,15 @@
 package io.armtrace.spark;
 
-import io.armtrace.cli.Main;
+import io.armtrace.api.DecodeOptions;
+import io.armtrace.api.Decoder;
+import io.armtrace.api.TraceSource;
+import io.armtrace.source.InputException;
+import io.armtrace.trace.ElementSink;
+import io.armtrace.view.Coverage;
+import io.armtrace.view.JsonlWriter;
+import io.armtrace.view.Profile;
+import io.armtrace.view.SourceFiles;
+import io.armtrace.view.TraceAnalysis;
 import io.armtrace.protocol.Protocols;
 import io.armtrace.source.Snapshot;
 import io.armtrace.source.SnapshotSource;
@@ -47,12 +56,13 @@ import org.apache.spark.api.java.function.Function;
  * <li>{@code profile.folded}: {@code armtrace merge --folded} of {@code armtrace profile NAME --folded} of
  * every capture (counts summed per call path).</li>
  * </ul>
- * Decoding runs the command line's own code (one capture per task, each on one thread), so the results
- * are byte for byte those of the command line run capture by capture.
+ * Each capture is decoded once, through the library API ({@link Decoder}), one capture per task and each
+ * on one thread, into the same views the command line writes with, so the results are byte for byte those
+ * of the command line run capture by capture.
  *
  * <p>A capture that cannot be decoded (a damaged snapshot) does not stop the
  * job: {@code status.tsv} has one line per capture, {@code NAME<TAB>ok} or {@code NAME<TAB>error<TAB>}
- * the command line's sentence, with the capture's input path in it (not the executor's copy), and the
+ * the sentence that says why, with the capture's input path in it (not the executor's copy), and the
  * other captures' results are written and added up as usual.
  */
 public final class FleetDecode {
@@ -178,26 +188,17 @@ public final class FleetDecode {
             java.nio.file.Path dir = work.resolve(name);
             try {
                 src.getFileSystem(conf).copyToLocalFile(false, src, new Path(work.toUri()), true);
-                String d = dir.toString();
-
                 java.nio.file.Path jsonl = work.resolve("decode.jsonl");
-                cli(name, "decode", d, "--format", "jsonl", "--jobs", "1", "-o", jsonl.toString());
-                java.nio.file.Path folded = work.resolve("profile.folded");
-                cli(name, "profile", d, "--folded", "-o", folded.toString());
-                List<String> lcov = new ArrayList<>();
-                for (List<String> args : coverageRuns(dir, work.resolve("coverage.info"))) {
-                    cli(name, args.toArray(String[]::new));
-                    lcov.add(Files.readString(work.resolve("coverage.info")));
-                }
+                Decoded d = decode(dir, jsonl);
                 // written only once the capture decoded completely
                 Path out = new Path(new Path(output), "captures");
                 FileSystem ofs = out.getFileSystem(conf);
                 ofs.setWriteChecksum(false);
                 ofs.copyFromLocalFile(false, true, new Path(jsonl.toUri()), new Path(out, name + ".jsonl"));
-                return new CaptureResult(name, lcov, Files.readString(folded), null);
-            } catch (CaptureFailure | IOException | RuntimeException e) {
+                return new CaptureResult(name, d.lcov(), d.folded(), null);
+            } catch (IOException | RuntimeException e) {
                 // the reason, with the input's path where the messages name the executor's copy
-                String why = e instanceof CaptureFailure ? e.getMessage()
+                String why = e instanceof InputException ? e.getMessage()
                         : e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage());
                 return new CaptureResult(name, List.of(), "", why.replace(dir.toString(), src.toString())
                         .replace(work.toString(), src.getParent().toString()));
@@ -207,11 +208,68 @@ public final class FleetDecode {
         }
     }
 
-    /** A capture the command line refused: its sentence. */
-    static final class CaptureFailure extends Exception {
-        CaptureFailure(String message) {
-            super(message);
+    /** What one capture gives: an LCOV tracefile per source of program flow, and the folded stacks of them all. */
+    record Decoded(List<String> lcov, String folded) {
+    }
+
+    /**
+     * Decodes every source of the capture in {@code dir} once, through the library API, into what {@code
+     * armtrace decode DIR --format jsonl} writes (to {@code jsonl}), and into the analysis that {@code armtrace
+     * profile DIR --folded} and the {@link #coverageRuns coverage runs} make their outputs of: the outputs are
+     * byte for byte theirs.
+     */
+    static Decoded decode(java.nio.file.Path dir, java.nio.file.Path jsonl) throws IOException {
+        Decoder decoder = Decoder.openSnapshot(dir, DecodeOptions.DEFAULT);
+        List<TraceSource> sources = decoder.sources();
+        List<TraceSource> flow = sources.stream().filter(TraceSource::tracesProgramFlow).toList();
+        if (flow.isEmpty()) {
+            throw new InputException(dir + ": has only software trace (ITM, STM), which has no program flow "
+                    + "to analyse; 'armtrace decode' lists it.");
         }
+        List<TraceAnalysis> analyses = new ArrayList<>();
+        try (Writer file = new io.armtrace.view.EncodingWriter(Files.newOutputStream(jsonl), StandardCharsets.UTF_8,
+                1 << 16); PrintWriter out = new PrintWriter(file)) {
+            for (TraceSource s : sources) {
+                ElementSink writer = new JsonlWriter(out, s.image(), sources.size() > 1, false)
+                        .annotate(false, s.protocol().profile(s.input().registers()));
+                ElementSink sink = writer;
+                if (s.tracesProgramFlow()) {
+                    TraceAnalysis a = new TraceAnalysis(s.image());
+                    analyses.add(a);
+                    sink = e -> {
+                        writer.accept(e);
+                        a.accept(e);
+                    };
+                }
+                s.protocol().decode(s.input(), sink);
+                writer.end();
+                if (s.tracesProgramFlow()) {
+                    analyses.get(analyses.size() - 1).end();
+                }
+            }
+            out.flush();
+            if (out.checkError()) {
+                throw new IOException(jsonl + ": could not be written");
+            }
+        }
+        StringWriter folded = new StringWriter();
+        PrintWriter f = new PrintWriter(folded);
+        for (int i = 0; i < flow.size(); i++) {
+            new Profile(analyses.get(i)).writeFolded(f, false, flow.size() > 1 ? "[" + flow.get(i).label() + "]" : null);
+        }
+        f.flush();
+        List<String> lcov = new ArrayList<>();
+        for (int i = 0; i < flow.size(); i++) {
+            if (flow.get(i).input().data() == null) {
+                continue;
+            }
+            StringWriter info = new StringWriter();
+            PrintWriter w = new PrintWriter(info);
+            new Coverage(analyses.get(i)).writeLcov(w, "armtrace", SourceFiles.asRecorded(Map.of(), List.of(), List.of()));
+            w.flush();
+            lcov.add(info.toString());
+        }
+        return new Decoded(lcov, folded.toString());
     }
 
     /**
@@ -235,17 +293,6 @@ public final class FleetDecode {
             }
         }
         return runs;
-    }
-
-    /** Runs the command line; a failure is the command's own sentence, for the capture's status. */
-    private static void cli(String capture, String... args) throws CaptureFailure {
-        StringWriter err = new StringWriter();
-        int code = Main.run(args, new PrintWriter(Writer.nullWriter()), new PrintWriter(err));
-        if (code != 0) {
-            String m = err.toString().trim();
-            throw new CaptureFailure("armtrace " + args[0] + " exited " + code + ": "
-                    + (m.startsWith("armtrace: ") ? m.substring("armtrace: ".length()) : m));
-        }
     }
 
     private static void deleteTree(java.nio.file.Path root) {

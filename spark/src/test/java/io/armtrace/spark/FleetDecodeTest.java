@@ -80,7 +80,7 @@ class FleetDecodeTest {
         List<String> status = Files.readAllLines(sparkOut.resolve("status.tsv"));
         assertThat(status).hasSize(all.size());
         String failure = status.stream().filter(l -> l.startsWith("etm3-no-devices\t")).findFirst().orElseThrow();
-        assertThat(failure).startsWith("etm3-no-devices\terror\tarmtrace decode exited 2: ")
+        assertThat(failure).startsWith("etm3-no-devices\terror\t")
                 .contains(bad.resolve("snapshot.ini").toAbsolutePath().toString()).contains("[device_list]")
                 .doesNotContain("armtrace-capture");
         assertThat(status).filteredOn(l -> !l.equals(failure)).allMatch(l -> l.endsWith("\tok"));

@@ -237,11 +237,15 @@ class PtmRoundTripTest {
         b[o + 1] = (byte) (v >> 8);
     }
 
-    /** Programs not in the repository ({@code -Darmtrace.extraGroundTruth=DIR}) run by A/R-profile cores. */
+    /**
+     * Programs not in the repository ({@code -Darmtrace.extraGroundTruth=DIR}) run by A/R-profile cores;
+     * without the property, the repository's Cortex-A programs.
+     */
     @Test
     void extraGroundTruthProgramsRoundTrip() {
-        List<String> names = Corpus.extraNames(io.armtrace.isa.Profile.AR);
-        org.junit.jupiter.api.Assumptions.assumeFalse(names.isEmpty(), "no extra A/R-profile ground truth given");
+        List<String> names = Corpus.extraNamesOr(io.armtrace.isa.Profile.AR,
+                List.of("a9-arm", "a9-thumb", "linux-arm", "linux-thumb"));
+        assertThat(names).isNotEmpty();
         for (String name : names) {
             Program p = program(name);
             roundTrip(p, new PtmEncoder().returnStack(true, 15));
