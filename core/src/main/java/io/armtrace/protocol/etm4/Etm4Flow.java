@@ -75,6 +75,8 @@ public final class Etm4Flow implements Etm4ElementListener {
     /** ... and only an address element (not the return stack) can give it. */
     private boolean needAddrElem = true;
     private boolean haveAddr;
+    /** A trace info came after the last address: the return stack may not be popped. */
+    private boolean tinfoWait;
     private long addr;
     private int lastIs;
     private Isa isa = Isa.A64;
@@ -108,7 +110,7 @@ public final class Etm4Flow implements Etm4ElementListener {
     }
 
     /** Everything that decides the elements to come, as a value: equal states decode alike. */
-    record State(boolean fresh, boolean needCtxt, boolean needAddr, boolean needAddrElem, boolean haveAddr, long addr,
+    record State(boolean fresh, boolean needCtxt, boolean needAddr, boolean needAddrElem, boolean haveAddr, boolean tinfoWait, long addr,
                  int lastIs, Isa isa, boolean aarch64, int el, boolean nonSecure, boolean nse, long vmid, long contextId,
                  List<Long> stack, List<Isa> stackIsas) {
     }
@@ -121,7 +123,7 @@ public final class Etm4Flow implements Etm4ElementListener {
             a.add(stackAddr[at]);
             i.add(stackIsa[at]);
         }
-        return new State(fresh, needCtxt, needAddr, needAddrElem, haveAddr, addr, lastIs, isa, aarch64, el, nonSecure,
+        return new State(fresh, needCtxt, needAddr, needAddrElem, haveAddr, tinfoWait, addr, lastIs, isa, aarch64, el, nonSecure,
                 nse, vmid, contextId, a, i);
     }
 
@@ -147,6 +149,9 @@ public final class Etm4Flow implements Etm4ElementListener {
                     sink.accept(new TraceOn(source, TraceOn.Reason.SYNC, e.offset));
                     fresh = false;
                 }
+                // a trace info empties the return stack; until an address comes it cannot give a target
+                stackSize = 0;
+                tinfoWait = true;
                 if (syncListener != null) {
                     syncListener.accept(e.offset);
                 }
@@ -160,6 +165,7 @@ public final class Etm4Flow implements Etm4ElementListener {
                 needAddr = false;
                 needAddrElem = false;
                 haveAddr = true;
+                tinfoWait = false;
             }
             case CONTEXT -> context(e);
             case ATOM -> {
@@ -178,6 +184,7 @@ public final class Etm4Flow implements Etm4ElementListener {
                 needAddr = false;
                 needAddrElem = false;
                 haveAddr = true;
+                tinfoWait = false;
             }
             case SOURCE_ADDRESS -> sourceAddress(e);
             case PE_RESET -> sink.accept(new ExceptionEntry(source, 0, "PE reset", -1, false));
@@ -237,7 +244,7 @@ public final class Etm4Flow implements Etm4ElementListener {
 
     /** After a taken indirect branch with no address since: the target is the top of the return stack. */
     private void popIfPending(long offset) {
-        if (!needAddr || needAddrElem || !returnStackOn) {
+        if (!needAddr || needAddrElem || !returnStackOn || tinfoWait) {
             return;
         }
         if (stackSize == 0) {
@@ -380,6 +387,7 @@ public final class Etm4Flow implements Etm4ElementListener {
             needAddr = false;
             needAddrElem = false;
             haveAddr = true;
+            tinfoWait = false;
         } else {
             popIfPending(e.offset);
         }
@@ -452,6 +460,7 @@ public final class Etm4Flow implements Etm4ElementListener {
         needAddr = false;
         needAddrElem = false;
         haveAddr = true;
+        tinfoWait = false;
         long start = addr;
         Isa startIsa = isa;
         sizes.clear();

@@ -124,7 +124,7 @@ public final class Etm4PacketReader {
      * states read the bytes that follow alike.
      */
     Object syncState() {
-        return java.util.List.of(synced, unsyncStart, unsyncHeadLen, zeros, carryLen, history[0], history[1], history[2],
+        return java.util.List.of(synced, unsyncStart, unsyncStart < 0 ? 0 : unsyncHeadLen, zeros, carryLen, history[0], history[1], history[2],
                 historyIs[0], historyIs[1], historyIs[2], el, nonSecure, aarch64, contextKnown, nse, vmid, contextId,
                 timestamp, ccThreshold);
     }

@@ -118,18 +118,29 @@ public final class Etm4Protocol implements TraceProtocol {
                 : input.image().memory();
         Etm4Flow flow = new Etm4Flow(c, memory, sink);
         Etm4Speculation spec = new Etm4Speculation(c, flow);
-        Etm4PacketReader reader = new Etm4PacketReader(c, spec, start);
         boolean[] stop = {false};
+        long[] synced = {-1};
+        Etm4PacketReader[] reader = {null};
+        Etm4PacketListener packets = spec;
         if (observer != null) {
-            flow.onSync(offset -> {
-                if (!stop[0] && !observer.synced(offset, java.util.List.of(reader.syncState(), spec.syncState(),
-                        flow.state()))) {
-                    stop[0] = true;
+            flow.onSync(offset -> synced[0] = offset);
+            // the states are compared once the trace info packet is wholly processed
+            packets = k -> {
+                spec.packet(k);
+                if (synced[0] >= 0) {
+                    long at = synced[0];
+                    synced[0] = -1;
+                    if (!stop[0] && !observer.synced(at, java.util.List.of(reader[0].syncState(), spec.syncState(),
+                            flow.state()))) {
+                        stop[0] = true;
+                    }
                 }
-            });
+            };
         }
-        if (TraceFeed.feed(input.data(), start, reader::push, () -> stop[0])) {
-            reader.end();
+        reader[0] = new Etm4PacketReader(c, packets, start);
+        Etm4PacketReader r = reader[0];
+        if (TraceFeed.feed(input.data(), start, r::push, () -> stop[0])) {
+            r.end();
             spec.end();
         }
     }

@@ -97,7 +97,9 @@ public final class Etm4Speculation implements Etm4PacketListener {
         if (size != 0) {
             return new Object();
         }
-        return java.util.List.of(state, everSynced, reportedUnsynced, afterOverflow, depth, unseen, toCommit, waiting);
+        // whether the bytes before the first A-sync were reported matters only until then
+        return java.util.List.of(state, everSynced, everSynced || reportedUnsynced, afterOverflow, depth, unseen, toCommit,
+                waiting);
     }
 
     /** Uncommitted P0 elements now (for tests). */
