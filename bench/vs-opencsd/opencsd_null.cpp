@@ -73,7 +73,7 @@ void check(ocsd_err_t err, const char *what) {
     }
 }
 
-Counts run(bool decode, bool ptm, const std::vector<uint8_t> &trace, const void *config, std::vector<Image> &images) {
+Counts run(bool decode, const char *name, const std::vector<uint8_t> &trace, const void *config, std::vector<Image> &images) {
     Counts counts;
     dcd_tree_handle_t tree = ocsd_create_dcd_tree(OCSD_TRC_SRC_SINGLE, 0);
     if (tree == C_API_INVALID_TREE_HANDLE) {
@@ -81,7 +81,6 @@ Counts run(bool decode, bool ptm, const std::vector<uint8_t> &trace, const void 
         std::exit(1);
     }
     unsigned char id = 0;
-    const char *name = ptm ? OCSD_BUILTIN_DCD_PTM : OCSD_BUILTIN_DCD_ETMV3;
     if (decode) {
         check(ocsd_dt_create_decoder(tree, name, OCSD_CREATE_FLG_FULL_DECODER, config, &id), "create decoder");
         check(ocsd_dt_set_gen_elem_outfn(tree, on_element, &counts), "set element sink");
@@ -126,11 +125,13 @@ double thread_cpu_seconds() {
 int main(int argc, char **argv) {
     if (argc < 9) {
         std::fprintf(stderr,
-                     "usage: opencsd_null packets|decode etm3|ptm TRACE IDR CTRL CCER TRCID REPEAT [IMAGE@ADDRESS ...]\n");
+                     "usage: opencsd_null packets|decode etm3|ptm TRACE IDR CTRL CCER TRCID REPEAT [IMAGE@ADDRESS ...]\n"
+                     "       opencsd_null packets|decode etm4 TRACE TRCIDR0 TRCCONFIGR TRCIDR1,TRCIDR2,TRCIDR8 TRCTRACEIDR REPEAT ...\n");
         return 2;
     }
     bool decode = std::strcmp(argv[1], "decode") == 0;
     bool ptm = std::strcmp(argv[2], "ptm") == 0;
+    bool etm4 = std::strcmp(argv[2], "etm4") == 0;
     std::vector<uint8_t> trace = read_file(argv[3]);
     uint32_t idr = std::strtoul(argv[4], nullptr, 0);
     uint32_t ctrl = std::strtoul(argv[5], nullptr, 0);
@@ -149,8 +150,22 @@ int main(int argc, char **argv) {
     }
     ocsd_etmv3_cfg etm3{};
     ocsd_ptm_cfg ptmc{};
+    ocsd_etmv4_cfg etm4c{};
     const void *config;
-    if (ptm) {
+    const char *name = ptm ? OCSD_BUILTIN_DCD_PTM : etm4 ? OCSD_BUILTIN_DCD_ETMV4I : OCSD_BUILTIN_DCD_ETMV3;
+    if (etm4) {
+        // the CCER argument carries TRCIDR1, TRCIDR2 and TRCIDR8, comma-separated
+        char *rest = argv[6];
+        etm4c.reg_idr0 = idr;
+        etm4c.reg_idr1 = std::strtoul(rest, &rest, 0);
+        etm4c.reg_idr2 = std::strtoul(*rest == ',' ? rest + 1 : rest, &rest, 0);
+        etm4c.reg_idr8 = std::strtoul(*rest == ',' ? rest + 1 : rest, &rest, 0);
+        etm4c.reg_configr = ctrl;
+        etm4c.reg_traceidr = trcid;
+        etm4c.arch_ver = ARCH_V8;
+        etm4c.core_prof = profile_CortexA;
+        config = &etm4c;
+    } else if (ptm) {
         ptmc = {idr, ctrl, ccer, trcid, ARCH_V7, profile_CortexA};
         config = &ptmc;
     } else {
@@ -162,7 +177,7 @@ int main(int argc, char **argv) {
     for (int i = 0; i < repeat; i++) {
         double c0 = thread_cpu_seconds();
         auto t0 = std::chrono::steady_clock::now();
-        counts = run(decode, ptm, trace, config, images);
+        counts = run(decode, name, trace, config, images);
         auto t1 = std::chrono::steady_clock::now();
         cpu.push_back(thread_cpu_seconds() - c0);
         seconds.push_back(std::chrono::duration<double>(t1 - t0).count());

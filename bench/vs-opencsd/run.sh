@@ -10,6 +10,8 @@
 #
 # Environment:
 #   TC2=DIR            the TC2 snapshot (default: conformance/TC2 in the repository)
+#   ETM4=DIR           the ETMv4 captures (default: conformance/etm4): juno_r1_1 source 0x10 repeated to
+#                      50 MB and bugfix-exact-match source 0x12 (gcc's cc1) as it is, full decode only
 #   SCRATCH=DIR        where to build and write inputs (default: a new temporary directory, removed
 #                      at the end unless KEEP=1)
 #   REPEAT=N           armtrace runs per measurement, best taken (default 5; the first warms the JIT;
@@ -24,6 +26,7 @@ set -euo pipefail
 
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 TC2=${TC2:-$repo/conformance/TC2}
+ETM4=${ETM4:-$repo/conformance/etm4}
 REPEAT=${REPEAT:-5}
 OPENCSD_REPEAT=${OPENCSD_REPEAT:-2}
 BIG_MB=${BIG_MB:-1024}
@@ -82,6 +85,7 @@ g++ -O2 -std=c++17 -o "$work/opencsd_null" "$repo/bench/vs-opencsd/opencsd_null.
 # 2. inputs
 say "making the inputs..."
 java -Xmx2g -cp "$cp" io.armtrace.bench.VsOpenCsd prepare "$work/in" "$TC2"
+java -Xmx2g -cp "$cp" io.armtrace.bench.VsOpenCsd prepare-etm4 "$work/in" "$ETM4"
 
 # 3. measurements: key=value lines from both drivers
 field() { sed -n "s/.*\b$1=\([^ ]*\).*/\1/p" <<<"$2"; }
@@ -117,6 +121,17 @@ for input in etm3-tc2 ptm-tc2 ptm-a9thumb-rs; do
   t=$(armtrace_run measure "$work/in/$input" text "$(( REPEAT < 3 ? REPEAT : 3 ))") # gigabytes of text per run
   bytes=$(field bytes "$t")
   rows+=("| $input | text listing | $((bytes / 1000000)) | - | $(mbs "$bytes" "$(field $tkey "$t")") | - | $(mis "$(field instructions "$t")" "$(field $tkey "$t")") | $(awk -v t="$(field $tkey "$t")" -v d="$(field $tkey "$a")" 'BEGIN { printf "%.1fx decode time", t / d }') | - / $(field instructions "$t") |")
+done
+for input in etm4-juno etm4-cc1; do
+  say "  $input decode: OpenCSD..."
+  o=$(opencsd_run "$input" decode "$OPENCSD_REPEAT")
+  say "  $input decode: armtrace..."
+  a=$(armtrace_run measure "$work/in/$input" decode "$REPEAT")
+  bytes=$(field bytes "$a")
+  ca=$(field instructions "$a"); co=$(field instructions "$o")
+  [ "$ca" = "$co" ] || { say "MISMATCH: $input decode: armtrace instructions=$ca, OpenCSD instructions=$co"; failed=1; }
+  ta=$(field $tkey "$a"); to=$(field $tkey "$o")
+  rows+=("| $input ($(awk -v n="$ca" -v b="$bytes" 'BEGIN { printf "%.2f", n / b }') insn/byte) | decode | $((bytes / 1000000)) | $(mbs "$bytes" "$to") | $(mbs "$bytes" "$ta") | $(mis "$co" "$to") | $(mis "$ca" "$ta") | $(ratio "$ta" "$to") | $co / $ca |")
 done
 say "  MTB fleet: armtrace..."
 m=$(armtrace_run mtb 2000 "$REPEAT")
