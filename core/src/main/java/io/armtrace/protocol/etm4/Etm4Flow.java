@@ -141,8 +141,32 @@ public final class Etm4Flow implements Etm4ElementListener {
         return walker;
     }
 
+    /**
+     * The exception given last, not yet passed on: the level it was taken to is that of the context that
+     * follows it, if one does (the trace unit traces a context when it changes), else the current one.
+     */
+    private boolean excPending;
+    private int excNumber;
+    private long excReturn;
+
+    private void flushException(int level) {
+        if (excPending) {
+            excPending = false;
+            sink.accept(new ExceptionEntry(source, excNumber, Etm4Packet.exceptionName(excNumber, mProfile), excReturn,
+                    false, level));
+        }
+    }
+
+    /** End of the trace: passes on what is still held. */
+    public void end() {
+        flushException(el);
+    }
+
     @Override
     public void element(Etm4Element e) {
+        if (excPending && e.kind() != Etm4Element.Kind.CONTEXT) {
+            flushException(el);
+        }
         switch (e.kind()) {
             case TRACE_INFO -> {
                 if (fresh) {
@@ -237,6 +261,7 @@ public final class Etm4Flow implements Etm4ElementListener {
         // the address before an address-with-context packet's context is read in it
         isa = isaOf(lastIs);
         needCtxt = false;
+        flushException(el);
         SecurityState s = nse ? (nonSecure ? SecurityState.REALM : SecurityState.ROOT)
                 : nonSecure ? SecurityState.NON_SECURE : SecurityState.SECURE;
         sink.accept(new Context(source, contextId, vmid, s, el, aarch64, !aarch64 && el == 2));
@@ -395,8 +420,9 @@ public final class Etm4Flow implements Etm4ElementListener {
         if (haveAddr && !tailChain && Long.compareUnsigned(addr, ret) < 0) {
             walkTo(ret, e.offset);
         }
-        sink.accept(new ExceptionEntry(source, e.exceptionType, Etm4Packet.exceptionName(e.exceptionType, mProfile),
-                ret, false));
+        excPending = true;
+        excNumber = e.exceptionType;
+        excReturn = ret;
     }
 
     /**

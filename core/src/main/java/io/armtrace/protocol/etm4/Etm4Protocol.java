@@ -142,6 +142,7 @@ public final class Etm4Protocol implements TraceProtocol {
         if (TraceFeed.feed(input.data(), start, r::push, () -> stop[0])) {
             r.end();
             spec.end();
+            flow.end();
         }
     }
 }

@@ -47,6 +47,7 @@ class Etm4FlowFuzzTest {
         }
         reader.end();
         s.end();
+        flow.end();
         // an atom byte gives at most 24 atoms, each at most a range and a few more elements
         assertThat(elements[0]).isLessThanOrEqualTo(100L * data.length + 16);
     }

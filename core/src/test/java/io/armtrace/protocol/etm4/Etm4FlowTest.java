@@ -113,4 +113,19 @@ class Etm4FlowTest {
         // nothing between the gap and the resumed decode
         assertThat(got.size() - fresh.size()).isEqualTo(gap + 1);
     }
+
+    /**
+     * An exception's level is the one it was taken to: uname at EL0 on Linux takes every exception to EL1,
+     * which the context after the exception says (the context before it, of the interrupted code, is EL0).
+     */
+    @org.junit.jupiter.api.Test
+    void exceptionsCarryTheLevelTheyWereTakenTo() throws IOException {
+        TraceProtocol p = Protocols.byName("etm4").orElseThrow();
+        List<TraceElement> got = decode(p, input("juno-uname-002", 0x16, null));
+        List<io.armtrace.trace.ExceptionEntry> exceptions = got.stream()
+                .filter(e -> e instanceof io.armtrace.trace.ExceptionEntry).map(e -> (io.armtrace.trace.ExceptionEntry) e)
+                .toList();
+        assertThat(exceptions).hasSize(46).allSatisfy(x -> assertThat(x.exceptionLevel()).isEqualTo(1));
+        assertThat(exceptions).filteredOn(x -> x.preferredReturn() < 0x8000000000L).as("taken from user code").isNotEmpty();
+    }
 }
