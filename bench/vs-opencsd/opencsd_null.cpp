@@ -1,7 +1,10 @@
 // Decodes one raw (unformatted) ETMv3 or PTM trace stream with OpenCSD's decode tree (C API) into a
 // sink that only counts, so that the time measured is decoding, not output formatting.
 //
-//   opencsd_null packets|decode etm3|ptm TRACE IDR CTRL CCER TRCID REPEAT [IMAGE@ADDRESS ...]
+//   opencsd_null packets|decode etm3|ptm|etm4 TRACE IDR CTRL CCER TRCID REPEAT [IMAGE@ADDRESS ...]
+//
+// For etm4 (an A-profile ETMv4 unit) IDR is TRCIDR0, CTRL TRCCONFIGR and CCER TRCIDR1; TRCIDR2 is 0x488
+// (64-bit addresses, 32-bit context ID, 8-bit VMID) and TRCIDR8-13 are 0, as armtrace's encoder writes them.
 //
 // "packets" creates the packet processor alone (OCSD_CREATE_FLG_PACKET_PROC) and counts packets;
 // "decode" creates processor + decoder (OCSD_CREATE_FLG_FULL_DECODER) with the image files as memory
@@ -154,12 +157,12 @@ int main(int argc, char **argv) {
     const void *config;
     const char *name = ptm ? OCSD_BUILTIN_DCD_PTM : etm4 ? OCSD_BUILTIN_DCD_ETMV4I : OCSD_BUILTIN_DCD_ETMV3;
     if (etm4) {
-        // the CCER argument carries TRCIDR1, TRCIDR2 and TRCIDR8, comma-separated
+        // the CCER argument carries TRCIDR1, or TRCIDR1,TRCIDR2,TRCIDR8 (TRCIDR2 0x488 and TRCIDR8 0 if not given)
         char *rest = argv[6];
         etm4c.reg_idr0 = idr;
         etm4c.reg_idr1 = std::strtoul(rest, &rest, 0);
-        etm4c.reg_idr2 = std::strtoul(*rest == ',' ? rest + 1 : rest, &rest, 0);
-        etm4c.reg_idr8 = std::strtoul(*rest == ',' ? rest + 1 : rest, &rest, 0);
+        etm4c.reg_idr2 = *rest == ',' ? std::strtoul(rest + 1, &rest, 0) : 0x488;
+        etm4c.reg_idr8 = *rest == ',' ? std::strtoul(rest + 1, &rest, 0) : 0;
         etm4c.reg_configr = ctrl;
         etm4c.reg_traceidr = trcid;
         etm4c.arch_ver = ARCH_V8;

@@ -19,6 +19,7 @@
 #   OPENCSD_REPEAT=N   OpenCSD runs per measurement (default 2; 1 for the slow a9-thumb full decode)
 #   CLOCK=cpu|wall     time the decoding thread's CPU time (default: robust on a shared, loaded
 #                      machine) or wall-clock time
+#   ETMV4=0            leave out the ETMv4 row (an encoder-made A64 trace, bench/vs-opencsd/etm4-input.sh)
 #   BIG_MB=N           size of the bounded-memory check's trace (default 1024), decoded by
 #                      `armtrace decode` with -Xmx256m; BIG_MB=0 skips it
 # Needs: a JDK 17, Maven, g++ and OpenCSD's library and headers (Debian: libopencsd-dev).
@@ -133,6 +134,33 @@ for input in etm4-juno etm4-cc1; do
   ta=$(field $tkey "$a"); to=$(field $tkey "$o")
   rows+=("| $input ($(awk -v n="$ca" -v b="$bytes" 'BEGIN { printf "%.2f", n / b }') insn/byte) | decode | $((bytes / 1000000)) | $(mbs "$bytes" "$to") | $(mbs "$bytes" "$ta") | $(mis "$co" "$to") | $(mis "$ca" "$ta") | $(ratio "$ta" "$to") | $co / $ca |")
 done
+# ETMv4: the encoder-made A64 trace of etm4-input.sh (needs gcc-aarch64-linux-gnu and qemu-user; ETMV4=0 skips
+# it). The row compares packets and gives OpenCSD's full decode; armtrace's full ETMv4 decode is measured on the
+# etm4-juno and etm4-cc1 rows above.
+if [ "${ETMV4:-1}" = 1 ] && command -v aarch64-linux-gnu-gcc >/dev/null && command -v qemu-aarch64 >/dev/null; then
+  say "  etm4-a64: making the input (about 3 minutes)..."
+  bash "$repo/bench/vs-opencsd/etm4-input.sh" "$work/in/etm4-a64" 50 >&2
+  (cd "$work/in/etm4-a64" && {
+    echo "etm4 trace_0.bin 0x28000ea1 0x1 0x4100f423 0x10"
+    awk -F= '/^file=/ { f = $2 } /^address=/ { if (f !~ /elf$/) printf "%s@%s ", f, $2 }' cpu_0.ini; echo
+  } > opencsd.args)
+  for mode in packets decode; do
+    say "  etm4-a64 $mode: OpenCSD..."
+    o=$(opencsd_run etm4-a64 "$mode" 1)
+    if [ "$mode" = packets ]; then
+      say "  etm4-a64 packets: armtrace..."
+      a=$(armtrace_run measure "$work/in/etm4-a64" packets "$REPEAT")
+      bytes=$(field bytes "$a"); ca=$(field packets "$a"); co=$(field packets "$o")
+      [ "$ca" = "$co" ] || { say "MISMATCH: etm4-a64 packets: armtrace $ca, OpenCSD $co"; failed=1; }
+      rows+=("| etm4-a64 | packets | $((bytes / 1000000)) | $(mbs "$bytes" "$(field $tkey "$o")") | $(mbs "$bytes" "$(field $tkey "$a")") | - | - | $(ratio "$(field $tkey "$a")" "$(field $tkey "$o")") | $co / $ca |")
+    else
+      bytes=$(field bytes "$o")
+      rows+=("| etm4-a64 | decode | $((bytes / 1000000)) | $(mbs "$bytes" "$(field $tkey "$o")") | - | $(mis "$(field instructions "$o")" "$(field $tkey "$o")") | - | - | $(field instructions "$o") / - |")
+    fi
+  done
+  say "  etm4-a64: $(tr '\n' ';' < "$work/in/etm4-a64/input.txt")"
+fi
+
 say "  MTB fleet: armtrace..."
 m=$(armtrace_run mtb 2000 "$REPEAT")
 rows+=("| mtb-fleet (2000 dumps) | decode | $(awk -v b="$(field bytes "$m")" 'BEGIN { printf "%.1f", b / 1e6 }') | - | $(mbs "$(field bytes "$m")" "$(field $tkey "$m")") | - | $(mis "$(field instructions "$m")" "$(field $tkey "$m")") | $(awk -v s="$(field $tkey "$m")" 'BEGIN { printf "%.0f dumps/s", 2000 / s }') | - / $(field instructions "$m") |")

@@ -240,7 +240,13 @@ public final class VsOpenCsd {
         Counts c = new Counts();
         switch (mode) {
             case "packets" -> {
-                if (protocol.name().equals("ptm")) {
+                if (protocol.name().equals("etm4") || protocol.name().equals("ete")) {
+                    io.armtrace.protocol.etm4.Etm4PacketReader r = new io.armtrace.protocol.etm4.Etm4PacketReader(
+                            io.armtrace.protocol.etm4.Etm4Config.of(input.registers(), protocol.name().equals("ete")),
+                            p -> c.packets++);
+                    pushAll(trace, r::push);
+                    r.end();
+                } else if (protocol.name().equals("ptm")) {
                     PtmPacketReader r = new PtmPacketReader(PtmConfig.of(input.registers(), input.traceId()),
                             p -> c.packets++);
                     pushAll(trace, r::push);

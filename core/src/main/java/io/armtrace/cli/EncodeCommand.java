@@ -155,6 +155,21 @@ final class EncodeCommand implements Callable<Integer> {
         if (p.encodeOptions().containsKey("profile") && !options.containsKey("profile")) {
             options.put("profile", loaded.profile().name());
         }
+        if (options.containsKey("el") && loaded.el() >= 0 && !options.get("el").trim().equals(Integer.toString(loaded.el()))) {
+            throw new InputException("--el " + Messages.shorten(options.get("el")) + " contradicts "
+                    + Messages.shorten(execution.toString()) + ", whose header says el=" + loaded.el() + ".");
+        }
+        if (options.containsKey("security") && loaded.security() != null
+                && !options.get("security").trim().equals(loaded.security())) {
+            throw new InputException("--security " + Messages.shorten(options.get("security")) + " contradicts "
+                    + Messages.shorten(execution.toString()) + ", whose header says security=" + loaded.security() + ".");
+        }
+        if (p.encodeOptions().containsKey("el") && !options.containsKey("el") && loaded.el() >= 0) {
+            options.put("el", Integer.toString(loaded.el()));
+        }
+        if (p.encodeOptions().containsKey("security") && !options.containsKey("security") && loaded.security() != null) {
+            options.put("security", loaded.security());
+        }
         EncodeOutput enc = p.encode(loaded.execution(), image, options);
         if (output != null) {
             try (OutputFile file = OutputFile.open(output, out, inputFiles(), "-o")) {
@@ -273,7 +288,11 @@ final class EncodeCommand implements Callable<Integer> {
         return files;
     }
 
-    record Loaded(Execution execution, Profile profile, String coreType) {
+    /** The execution, its core's profile and type, and where the record states them its exception level and security state. */
+    record Loaded(Execution execution, Profile profile, String coreType, int el, String security) {
+        Loaded(Execution execution, Profile profile, String coreType) {
+            this(execution, profile, coreType, -1, null);
+        }
     }
 
     private Loaded load(ProgramImage image) throws IOException {
@@ -281,7 +300,8 @@ final class EncodeCommand implements Callable<Integer> {
         if (first.startsWith(ExecutionFormat.MAGIC)) {
             ExecutionFormat.Header h = ExecutionFormat.readHeader(execution);
             Execution e = ExecutionFormat.read(execution);
-            return new Loaded(e, h.profile(), coreName(h.core(), h.profile()));
+            return new Loaded(e, h.profile(), coreName(h.core(), h.profile()), h.el(),
+                    h.security() == null ? null : h.security().word());
         }
         Profile prof = parseProfile();
         Execution e = QemuPluginLog.read(execution, prof, image, cpuLog);

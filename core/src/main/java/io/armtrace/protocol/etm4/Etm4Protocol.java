@@ -98,6 +98,17 @@ public final class Etm4Protocol implements TraceProtocol {
     }
 
     @Override
+    public io.armtrace.protocol.EncodeOutput encode(io.armtrace.execution.Execution execution,
+            io.armtrace.image.ProgramImage image, java.util.Map<String, String> options) {
+        return Etm4Encoder.fromOptions(options, ete).encode(execution, image);
+    }
+
+    @Override
+    public java.util.Map<String, String> encodeOptions() {
+        return Etm4Encoder.OPTIONS;
+    }
+
+    @Override
     public void decode(DecodeInput input, ElementSink sink) throws IOException {
         decodeFrom(input, 0, sink, null);
     }

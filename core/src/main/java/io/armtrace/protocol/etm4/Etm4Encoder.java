@@ -1,0 +1,577 @@
+package io.armtrace.protocol.etm4;
+
+import io.armtrace.execution.Execution;
+import io.armtrace.execution.ExecutionEvent;
+import io.armtrace.image.MemoryImage;
+import io.armtrace.image.ProgramImage;
+import io.armtrace.isa.Insn;
+import io.armtrace.isa.InstructionClassifier;
+import io.armtrace.isa.Profile;
+import io.armtrace.protocol.EncodeOutput;
+import io.armtrace.protocol.OptionValues;
+import io.armtrace.source.Registers;
+import io.armtrace.trace.Isa;
+import io.armtrace.trace.WaypointKind;
+import java.io.ByteArrayOutputStream;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Synthesizes the instruction trace an ETMv4 or ETE trace unit would write for a known AArch64 execution
+ * (IHI 0064, the packet and trace element chapters; ETE: the Arm ARM's trace unit chapters): A-sync, a
+ * Trace Info packet, Trace On, an Address with Context packet where trace starts and where the exception
+ * level changes, atoms for the P0 instructions (branches and ISB), packed into the compact atom formats 1 to 6,
+ * target addresses of taken indirect branches and exception returns (exact match through the three-entry
+ * address history, short or long as the history allows), Exception packets with their preferred return
+ * addresses, and a periodic A-sync and Trace Info.
+ *
+ * <p>The unit is configured without speculation (TRCIDR8.MAXSPEC = 0: every P0 element commits at once),
+ * without load/store P0 elements, data trace, conditional instruction trace, cycle counts or timestamps.
+ * Optionally the return stack (TRCCONFIGR.RS) predicts returns: a RET whose target is the most recent
+ * return address pushed by a BL or BLR is traced without its address. The encoder predicts nothing across a
+ * synchronization, an exception or a restart of trace (it empties its return stack there, as OpenCSD's
+ * decoder does at least at a restart), so a decoder that keeps more entries decodes the same.
+ *
+ * <p>What the trace cannot carry, by the protocol's design: instructions after the last P0 element or
+ * exception of the execution (ETMv4 traces a run of non-branch instructions only when a P0 element or an
+ * exception ends it). An executed SVC, HVC, SMC, BRK, HLT or UDF that the record does not follow with an
+ * exception (a user-mode record: the kernel is not in it) is traced as that exception into code that is not
+ * traced, and trace resumes with Trace On and an address at the next instruction of the record.
+ *
+ * <p>Only A64 code: a record with A32 or T32 steps is refused.
+ */
+public final class Etm4Encoder {
+
+    /** Encoder options: name to one-line description. */
+    static final Map<String, String> OPTIONS;
+
+    static {
+        Map<String, String> m = new LinkedHashMap<>();
+        m.put("return-stack", "on|off: predict returns with the return stack (TRCCONFIGR.RS), default off");
+        m.put("exact-match", "on|off: trace a target found in the address history as an exact-match packet, default on");
+        m.put("sync-period", "bytes of trace between periodic A-sync and Trace Info packets, 16 or more, default 1024");
+        m.put("trace-id", "CoreSight trace ID (TRCTRACEIDR), 0x01 to 0x6f, default 0x10");
+        m.put("el", "exception level of the first instruction, 0-3 (default: the record's, else 0)");
+        m.put("security", "secure|non-secure: security state of the core (default: the record's, else non-secure)");
+        m.put("profile", "AR: the core's architecture profile (only A-profile AArch64 code is encoded)");
+        OPTIONS = java.util.Collections.unmodifiableMap(m);
+    }
+
+    // Identification registers of the unit described (IHI 0064 and ETE register descriptions):
+    // TRCIDR0: branch broadcast, cycle counting and return stack implemented, 64-bit timestamps, no Q elements,
+    // no conditional or data trace; TRCIDR2: 64-bit instruction addresses, 32-bit context ID, 8-bit VMID.
+    static final long IDR0 = 0x28000EA1L;
+    static final long IDR1_ETM4 = 0x4100F423L; // ETMv4.2
+    static final long IDR1_ETE = 0x4100FFF3L;  // ETE: TRCARCHMAJ reads 0b1111, the version is in TRCDEVARCH
+    static final long DEVARCH_ETE = 0x47705A13L; // ETE v1.0
+    static final long IDR2 = 0x00000488L;
+    static final long AUTHSTATUS = 0x000000CCL; // non-secure invasive and non-invasive debug enabled
+
+    private final boolean ete;
+    private boolean returnStack;
+    private boolean exactMatch = true;
+    private int syncPeriod = 1024;
+    private int traceId = 0x10;
+    private int el;
+    private boolean nonSecure = true;
+
+    /** An encoder for an ETMv4 unit ({@code ete} false) or an ETE unit. */
+    public Etm4Encoder(boolean ete) {
+        this.ete = ete;
+    }
+
+    public Etm4Encoder returnStack(boolean on) {
+        returnStack = on;
+        return this;
+    }
+
+    public Etm4Encoder exactMatch(boolean on) {
+        exactMatch = on;
+        return this;
+    }
+
+    public Etm4Encoder syncPeriod(long bytes) {
+        if (bytes < 16 || bytes > 1 << 30) {
+            throw new IllegalArgumentException("The sync period must be 16 to 2^30 bytes, not " + bytes + ".");
+        }
+        syncPeriod = (int) bytes;
+        return this;
+    }
+
+    public Etm4Encoder traceId(long id) {
+        if (id < 1 || id > 0x6F) {
+            throw new IllegalArgumentException("The trace ID must be 0x01 to 0x6f, not 0x" + Long.toHexString(id) + ".");
+        }
+        traceId = (int) id;
+        return this;
+    }
+
+    /** Exception level and security state of the first instruction. */
+    public Etm4Encoder state(int exceptionLevel, boolean nonSecureState) {
+        if (exceptionLevel < 0 || exceptionLevel > 3) {
+            throw new IllegalArgumentException("The exception level must be 0 to 3, not " + exceptionLevel + ".");
+        }
+        el = exceptionLevel;
+        nonSecure = nonSecureState;
+        return this;
+    }
+
+    static Etm4Encoder fromOptions(Map<String, String> options, boolean ete) {
+        Etm4Encoder e = new Etm4Encoder(ete);
+        String title = ete ? "ETE" : "ETMv4";
+        for (Map.Entry<String, String> o : options.entrySet()) {
+            String v = o.getValue() == null ? "" : o.getValue().trim();
+            switch (o.getKey()) {
+                case "return-stack" -> e.returnStack = OptionValues.flag(o.getKey(), v);
+                case "exact-match" -> e.exactMatch = OptionValues.flag(o.getKey(), v);
+                case "sync-period" -> e.syncPeriod(OptionValues.number(o.getKey(), v));
+                case "trace-id" -> e.traceId(OptionValues.number(o.getKey(), v));
+                case "el" -> e.state((int) Math.max(-1, Math.min(4, OptionValues.number(o.getKey(), v))), e.nonSecure);
+                case "security" -> {
+                    if (!v.equals("secure") && !v.equals("non-secure")) {
+                        throw new IllegalArgumentException("Option --security takes secure or non-secure, not '" + v + "'.");
+                    }
+                    e.nonSecure = v.equals("non-secure");
+                }
+                case "profile" -> {
+                    if (!v.equalsIgnoreCase("AR")) {
+                        throw new IllegalArgumentException(title + " encoding covers A-profile AArch64 code; "
+                                + "an M-profile execution cannot be encoded.");
+                    }
+                }
+                default -> throw new IllegalArgumentException("Unknown " + title + " option --" + o.getKey() + "; known: "
+                        + String.join(", ", OPTIONS.keySet()) + ".");
+            }
+        }
+        return e;
+    }
+
+    /** The registers that describe the unit, under the names OpenCSD's snapshots use. */
+    public Registers registers() {
+        Registers r = new Registers();
+        r.put("TRCCONFIGR", 0x1 | (returnStack ? Etm4Config.CONFIGR_RS : 0));
+        r.put("TRCTRACEIDR", traceId);
+        r.put("TRCAUTHSTATUS", AUTHSTATUS);
+        r.put("TRCIDR0", IDR0);
+        r.put("TRCIDR1", ete ? IDR1_ETE : IDR1_ETM4);
+        r.put("TRCIDR2", IDR2);
+        for (int i = 3; i <= 13; i++) {
+            r.put("TRCIDR" + i, 0);
+        }
+        if (ete) {
+            r.put("TRCDEVARCH", DEVARCH_ETE);
+        }
+        return r;
+    }
+
+    public EncodeOutput encode(Execution execution, ProgramImage image) {
+        byte[] trace = new Run(image.memory()).run(execution.events());
+        return new EncodeOutput(trace, registers(), ete ? "ETE" : "ETM4");
+    }
+
+    /** ETMv4 exception type (IHI 0064, Exception packet, Armv8-A types) of an exception the record took. */
+    static int exceptionType(ExecutionEvent.ExceptionTaken x) {
+        int group = x.number() & 3;
+        if (group == 1) {
+            return 0xE; // IRQ
+        }
+        if (group == 2) {
+            return 0xF; // FIQ
+        }
+        if (group == 3) {
+            return 0x4; // SError: system error
+        }
+        return switch (x.exceptionClass()) {
+            case 0x11, 0x12, 0x13, 0x15, 0x16, 0x17 -> 0x2; // SVC, HVC, SMC: call
+            case 0x20, 0x21 -> 0xB; // instruction abort
+            case 0x24, 0x25 -> 0xC; // data abort
+            case 0x22, 0x26 -> 0xA; // PC or SP alignment
+            case 0x30, 0x31, 0x32, 0x33, 0x34, 0x35, 0x38, 0x3C -> 0x6; // breakpoint, step, BRK: debug
+            default -> 0x3; // trap
+        };
+    }
+
+    /** ETMv4 exception type of an exception-generating instruction (SVC, HVC, SMC; BRK; HLT; UDF). */
+    static int callType(int opcode) {
+        if ((opcode & 0xFFE00000) == 0xD4000000) {
+            int opc = opcode >>> 21 & 7;
+            int ll = opcode & 3;
+            if (opc == 0 && ll != 0) {
+                return 0x2; // SVC, HVC, SMC
+            }
+            if (opc == 1) {
+                return 0x6; // BRK
+            }
+            if (opc == 2) {
+                return 0x1; // HLT: debug halt
+            }
+        }
+        return 0x3; // UDF: an undefined instruction trap
+    }
+
+    /** One encoding pass: the trace unit's state. */
+    private final class Run {
+        private final MemoryImage memory;
+        private final InstructionClassifier classifier = new InstructionClassifier(Profile.AR);
+        private final Insn insn = new Insn();
+        private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+
+        // address history (IHI 0064, address packets): most recent first
+        private final long[] history = new long[3];
+
+        // atoms not yet written: bit i = atom i is E
+        private int atomCount;
+        private int atomBits;
+
+        private boolean started;
+        private boolean needAddress;
+        private boolean handlerAddress;
+        private boolean contextChanged;
+        private int curEl;
+        private int tracedEl = -1;
+        private long expectedNext = -1;
+        private boolean atRangeStart;
+        private long lastSync;
+
+        // an executed P0 instruction whose destination is the next event
+        private boolean pending;
+        private long pAddr;
+        private WaypointKind pKind;
+        private boolean pLink;
+        private boolean pRet;
+        private long pTarget;
+
+        private final long[] stack = new long[15];
+        private int stackSize;
+
+        Run(MemoryImage memory) {
+            this.memory = memory;
+            this.curEl = el;
+        }
+
+        byte[] run(List<ExecutionEvent> events) {
+            for (int i = 0; i < events.size(); i++) {
+                ExecutionEvent e = events.get(i);
+                if (e instanceof ExecutionEvent.Step s) {
+                    ExecutionEvent next = i + 1 < events.size() ? events.get(i + 1) : null;
+                    step(s, next);
+                } else if (e instanceof ExecutionEvent.ExceptionTaken x) {
+                    exception(x);
+                } else if (e instanceof ExecutionEvent.ExceptionReturned r) {
+                    if (r.el() >= 0 && r.el() != curEl) {
+                        curEl = r.el();
+                        contextChanged = true;
+                    }
+                }
+            }
+            if (pending) {
+                // the execution ends after a P0 instruction that went somewhere the record does not show
+                pending = false;
+                atom(true);
+            }
+            flushAtoms();
+            return out.toByteArray();
+        }
+
+        private void step(ExecutionEvent.Step s, ExecutionEvent next) {
+            if (s.isa() != Isa.A64) {
+                throw new IllegalArgumentException("The execution has " + s.isa() + " code at 0x"
+                        + Long.toHexString(s.address()) + "; the ETMv4/ETE encoder encodes A64 code only.");
+            }
+            long a = s.address();
+            if (pending) {
+                resolve(a);
+            } else if (!started) {
+                sync(a, true);
+            } else if (handlerAddress) {
+                // the first instruction of an exception handler: its address (and context) after the Exception packet
+                flushAtoms();
+                address(a, contextChanged);
+            } else if (needAddress || a != expectedNext) {
+                // trace resumes after code that is not traced (or a discontinuity the record does not explain)
+                flushAtoms();
+                out.write(0x04); // Trace On
+                stackSize = 0; // a decoder empties its return stack where trace restarts (OpenCSD does)
+                address(a, true);
+            } else if (atRangeStart && out.size() - lastSync >= syncPeriod) {
+                sync(a, false);
+            }
+            if (contextChanged) {
+                // the context changed at an exception return resolved above (the address carried it) or here
+                flushAtoms();
+                address(a, true);
+            }
+            if (!classifier.classify(memory, a, Isa.A64, 0, insn)) {
+                throw new IllegalArgumentException("The execution runs code at 0x" + Long.toHexString(a)
+                        + " that the program image does not hold.");
+            }
+            WaypointKind kind = insn.kind;
+            boolean p0 = kind == WaypointKind.DIRECT_BRANCH || kind == WaypointKind.INDIRECT_BRANCH
+                    || kind == WaypointKind.EXCEPTION_RETURN || kind == WaypointKind.BARRIER; // ISB is P0 in ETMv4
+            atRangeStart = false;
+            if (p0) {
+                if (!s.executed()) {
+                    atom(false);
+                    expectedNext = a + 4;
+                    atRangeStart = true;
+                } else {
+                    pending = true;
+                    pAddr = a;
+                    pKind = kind;
+                    pLink = insn.link;
+                    pRet = insn.ret;
+                    pTarget = insn.target;
+                }
+            } else {
+                expectedNext = a + 4;
+                if (kind == WaypointKind.EXCEPTION_CALL && s.executed()
+                        && !(next instanceof ExecutionEvent.ExceptionTaken)) {
+                    // the exception goes to code the record does not have: traced as the exception, then nothing
+                    // until the record goes on
+                    flushAtoms();
+                    stackSize = 0;
+                    exceptionPacket(callType(insn.opcode), a + 4, false);
+                    needAddress = true;
+                }
+            }
+        }
+
+        /** The executed P0 instruction at pAddr went to {@code target}. */
+        private void resolve(long target) {
+            pending = false;
+            expectedNext = target;
+            atRangeStart = true;
+            if (pKind == WaypointKind.BARRIER) {
+                atom(true); // ISB: an E atom, execution goes on at the next instruction
+                return;
+            }
+            if (pKind == WaypointKind.DIRECT_BRANCH) {
+                if (target != pTarget) {
+                    atom(false); // CBZ, CBNZ, TBZ, TBNZ that did not branch
+                    return;
+                }
+                atom(true);
+                if (pLink) {
+                    push(pAddr + 4);
+                }
+                return;
+            }
+            atom(true);
+            if (pRet && pKind == WaypointKind.INDIRECT_BRANCH && returnStack && stackSize > 0
+                    && stack[stackSize - 1] == target && !contextChanged) {
+                stackSize--;
+            } else {
+                flushAtoms();
+                address(target, contextChanged);
+            }
+            if (pLink) {
+                push(pAddr + 4);
+            }
+        }
+
+        private void push(long a) {
+            if (!returnStack) {
+                return;
+            }
+            if (stackSize == stack.length) {
+                System.arraycopy(stack, 1, stack, 0, stackSize - 1);
+                stackSize--;
+            }
+            stack[stackSize++] = a;
+        }
+
+        private void exception(ExecutionEvent.ExceptionTaken x) {
+            if (!started) {
+                // trace starts in the handler, at the exception level the exception went to
+                if (x.el() >= 0) {
+                    curEl = x.el();
+                }
+                return;
+            }
+            boolean atTarget = false;
+            if (pending) {
+                // the P0 instruction went to where the exception returns to: the exception's address is its target
+                pending = false;
+                if (pKind == WaypointKind.DIRECT_BRANCH && x.preferredReturn() != pTarget) {
+                    atom(false);
+                } else {
+                    atom(true);
+                    atTarget = pKind != WaypointKind.DIRECT_BRANCH && pKind != WaypointKind.BARRIER;
+                    if (pLink) {
+                        push(pAddr + 4);
+                    }
+                }
+            }
+            flushAtoms();
+            stackSize = 0; // nothing predicted across an exception: the handler and the code after it start afresh
+            exceptionPacket(exceptionType(x), x.preferredReturn(), atTarget);
+            if (x.el() >= 0 && x.el() != curEl) {
+                curEl = x.el();
+                contextChanged = true;
+            }
+            expectedNext = x.handler();
+            needAddress = false;
+            atRangeStart = true;
+            // the handler's first instruction is traced with a target address (and context, if it changed)
+            handlerAddress = true;
+        }
+
+        private void exceptionPacket(int type, long preferredReturn, boolean atTarget) {
+            out.write(0x06);
+            int b1 = (type & 0x1F) << 1 | (atTarget ? 0x40 : 0x01);
+            if (type > 0x1F) {
+                out.write(b1 | 0x80);
+                out.write(type >> 5 & 0x1F);
+            } else {
+                out.write(b1);
+            }
+            address(preferredReturn, false);
+        }
+
+        /** A-sync and Trace Info, then the address and context of the instruction at {@code a}. */
+        private void sync(long a, boolean first) {
+            flushAtoms();
+            for (int i = 0; i < 11; i++) {
+                out.write(0x00);
+            }
+            out.write(0x80);
+            out.write(0x01); // Trace Info: no sections, all defaults (no cycle counting, speculation depth 0)
+            out.write(0x00);
+            history[0] = history[1] = history[2] = 0;
+            stackSize = 0;
+            if (first) {
+                out.write(0x04); // Trace On
+                started = true;
+            }
+            lastSync = out.size();
+            address(a, true);
+        }
+
+        /** The target address {@code a}, with a context packet when {@code withContext}. */
+        private void address(long a, boolean withContext) {
+            handlerAddress = false;
+            needAddress = false;
+            if (withContext || tracedEl != curEl) {
+                out.write(0x85); // Address with Context, 64-bit, IS0
+                out.write((int) (a >>> 2) & 0x7F);
+                out.write((int) (a >>> 9) & 0x7F);
+                for (int i = 2; i < 8; i++) {
+                    out.write((int) (a >>> (8 * i)) & 0xFF);
+                }
+                out.write(curEl | 0x10 | (nonSecure ? 0x20 : 0)); // EL, SF (AArch64), NS
+                tracedEl = curEl;
+                contextChanged = false;
+                pushHistory(a);
+                return;
+            }
+            if (exactMatch) {
+                for (int k = 0; k < 3; k++) {
+                    if (history[k] == a) {
+                        out.write(0x90 + k);
+                        pushHistory(a);
+                        return;
+                    }
+                }
+            }
+            long diff = a ^ history[0];
+            if (diff >>> 9 == 0) {
+                out.write(0x95);
+                out.write((int) (a >>> 2) & 0x7F);
+            } else if (diff >>> 17 == 0) {
+                out.write(0x95);
+                out.write((int) (a >>> 2) & 0x7F | 0x80);
+                out.write((int) (a >>> 9) & 0xFF);
+            } else if (a >>> 32 == 0 && history[0] >>> 32 == 0) {
+                out.write(0x9A);
+                out.write((int) (a >>> 2) & 0x7F);
+                out.write((int) (a >>> 9) & 0x7F);
+                out.write((int) (a >>> 16) & 0xFF);
+                out.write((int) (a >>> 24) & 0xFF);
+            } else {
+                out.write(0x9D);
+                out.write((int) (a >>> 2) & 0x7F);
+                out.write((int) (a >>> 9) & 0x7F);
+                for (int i = 2; i < 8; i++) {
+                    out.write((int) (a >>> (8 * i)) & 0xFF);
+                }
+            }
+            pushHistory(a);
+        }
+
+        private void pushHistory(long a) {
+            history[2] = history[1];
+            history[1] = history[0];
+            history[0] = a & ~3L;
+        }
+
+        private void atom(boolean e) {
+            if (e) {
+                atomBits |= 1 << atomCount;
+            }
+            atomCount++;
+            if (atomCount == 24) {
+                flushAtoms();
+            }
+        }
+
+        /** Writes the atoms not yet written, choosing for each packet the format that takes the most of them. */
+        private void flushAtoms() {
+            int bits = atomBits;
+            int n = atomCount;
+            while (n > 0) {
+                int run = Integer.numberOfTrailingZeros(~bits); // leading E atoms
+                int used;
+                if (run >= 3 && run < n && run <= 23) {
+                    out.write(0xE0 | (run - 3)); // format 6: run E atoms, then N
+                    used = run + 1;
+                } else if (run >= 4) {
+                    int m = Math.min(Math.min(run, n), 24);
+                    out.write(0xC0 | (m - 4)); // format 6: m - 1 E atoms, then E
+                    used = m;
+                } else if (n >= 5 && format5(bits & 0x1F) >= 0) {
+                    out.write(format5(bits & 0x1F));
+                    used = 5;
+                } else if (n >= 4 && format4(bits & 0xF) >= 0) {
+                    out.write(format4(bits & 0xF));
+                    used = 4;
+                } else if (n >= 3) {
+                    out.write(0xF8 | bits & 7);
+                    used = 3;
+                } else if (n == 2) {
+                    out.write(0xD8 | bits & 3);
+                    used = 2;
+                } else {
+                    out.write(0xF6 | bits & 1);
+                    used = 1;
+                }
+                bits >>>= used;
+                n -= used;
+            }
+            atomCount = 0;
+            atomBits = 0;
+        }
+    }
+
+    /** Format 5 header for five atoms (bit 0 the oldest, 1 = E), or -1 if format 5 cannot say them. */
+    static int format5(int bits) {
+        return switch (bits) {
+            case 0x1E -> 0xF5; // N E E E E
+            case 0x00 -> 0xD5; // N N N N N
+            case 0x0A -> 0xD6; // N E N E N
+            case 0x15 -> 0xD7; // E N E N E
+            default -> -1;
+        };
+    }
+
+    /** Format 4 header for four atoms (bit 0 the oldest, 1 = E), or -1 if format 4 cannot say them. */
+    static int format4(int bits) {
+        return switch (bits) {
+            case 0xE -> 0xDC; // N E E E
+            case 0x0 -> 0xDD; // N N N N
+            case 0xA -> 0xDE; // N E N E
+            case 0x5 -> 0xDF; // E N E N
+            default -> -1;
+        };
+    }
+}

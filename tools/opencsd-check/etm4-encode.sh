@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# Independent check of the ETMv4/ETE encoder: armtrace encodes AArch64 executions (QEMU's records) into
+# snapshots, OpenCSD's trc_pkt_lister (Debian libopencsd-bin) decodes them, and its instruction ranges must
+# be exactly the executed instructions of the record, in order, every one (compare_a64.py).
+# Programs: the corpus's AArch64 fixtures (core/src/test/resources/groundtruth: linux-a64, linux-a64-O0,
+# a53-el1); where gcc-aarch64-linux-gnu, qemu-user and gcc are installed, also the ground-truth workload
+# (tools/groundtruth/programs/linux/prog.c) built at other optimisation levels and run under qemu-aarch64;
+# with ARMTRACE_EXTRA_GROUNDTRUTH=DIR, also the AArch64 NAME.exec.gz / NAME.elf.gz pairs there.
+# Each program is encoded as ETMv4 and as ETE, plain, with the return stack, and with exact matches off
+# and a short sync period.
+# Exit 0 = all exact, 1 = a difference, 77 = trc_pkt_lister is not installed.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+if ! command -v trc_pkt_lister >/dev/null 2>&1; then
+  echo "etm4-encode.sh: trc_pkt_lister not installed (apt-get install libopencsd-bin); skipped"
+  exit 77
+fi
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+gt=core/src/test/resources/groundtruth
+status=0
+checked=0
+
+progs=("$gt/linux-a64" "$gt/linux-a64-O0" "$gt/a53-el1")
+
+# more programs: the workload at other optimisation levels, run in user mode (records made as
+# tools/groundtruth/generate.sh makes the linux-a64 ones, with the plugin log alone: B.cond is judged by
+# where execution went next, and the A64 code by the ELF's mapping symbols)
+if command -v aarch64-linux-gnu-gcc >/dev/null && command -v qemu-aarch64 >/dev/null && command -v gcc >/dev/null; then
+  ./armtrace --version >/dev/null   # builds the jar when needed
+  gcc -O2 -fPIC -shared -o "$work/libpctrace.so" tools/groundtruth/pctrace.c
+  mkdir -p "$work/extra"
+  for opt in "-O1" "-O3" "-Os" "-O2 -mcpu=cortex-a76" "-O3 -funroll-loops -mcpu=neoverse-n1"; do
+    name=linux-a64$(echo "$opt" | tr -d ' =' | tr 'A-Z' 'a-z' | sed 's/-/_/g')
+    # shellcheck disable=SC2086
+    aarch64-linux-gnu-gcc $opt -g -static -o "$work/extra/$name.elf" tools/groundtruth/programs/linux/prog.c \
+        tools/groundtruth/programs/common/work.c
+    env -i qemu-aarch64 -cpu max -singlestep -plugin "$work/libpctrace.so" -d plugin -D "$work/$name.log" \
+        "$work/extra/$name.elf" >/dev/null || true   # exits with the program's checksum
+    java -cp core/target/armtrace.jar io.armtrace.execution.ImportQemuLog --profile AR --core cortex-a57 --el 0 \
+        --security non-secure --image "$work/extra/$name.elf" -o "$work/extra/$name.exec.gz" "$work/$name.log" >/dev/null
+    gzip -n "$work/extra/$name.elf"
+    rm -f "$work/$name.log"
+    progs+=("$work/extra/$name")
+  done
+else
+  echo "etm4-encode.sh: gcc-aarch64-linux-gnu, qemu-user or gcc missing: only the corpus's programs are checked"
+fi
+if [ -n "${ARMTRACE_EXTRA_GROUNDTRUTH:-}" ]; then
+  for f in "$ARMTRACE_EXTRA_GROUNDTRUTH"/*.exec.gz; do
+    [ -f "${f%.exec.gz}.elf.gz" ] && gunzip -c "$f" | grep -m1 '^I ' | grep -q ' A64 ' && progs+=("${f%.exec.gz}")
+  done
+fi
+
+for path in "${progs[@]}"; do
+  prog=$(basename "$path")
+  gunzip -c "$path.elf.gz" > "$work/$prog.elf"
+  for protocol in etm4 ete; do
+    for opts in "" "--return-stack=on" "--exact-match=off --sync-period=64"; do
+      snap="$work/snap"
+      rm -rf "$snap" "$work/ocsd.ppl"
+      # shellcheck disable=SC2086
+      ./armtrace encode --protocol "$protocol" --execution "$path.exec.gz" --image "$work/$prog.elf" \
+          --core Cortex-A57 --snapshot-out "$snap" $opts >/dev/null 2>&1
+      trc_pkt_lister -ss_dir "$snap" -decode -logfilename "$work/ocsd.ppl" >/dev/null 2>&1 || true
+      want=ETMV4I; [ "$protocol" = ete ] && want=ETE
+      checked=$((checked + 1))
+      if ! grep -q "Protocol printer $want" "$work/ocsd.ppl"; then
+        echo "etm4-encode.sh: $prog $protocol $opts: OpenCSD did not set up its $want decoder"
+        status=1
+        continue
+      fi
+      if result=$(python3 tools/opencsd-check/compare_a64.py "$work/ocsd.ppl" "$path.exec.gz"); then
+        echo "etm4-encode.sh: $prog $protocol $opts: exact: $result"
+      else
+        echo "etm4-encode.sh: $prog $protocol $opts: DIFFERENT: $result"
+        status=1
+      fi
+    done
+  done
+done
+echo "etm4-encode.sh: $checked encodings checked"
+exit $status
