@@ -190,6 +190,7 @@ class Campaign:
             ("callgraph", ["callgraph", s, "-o", os.path.join(out, "callgrind.out")], os.path.join(out, "callgrind.out"),
              "/dev/null"),
             ("report", ["report", s, "-o", os.path.join(out, "report.html")], os.path.join(out, "report.html"), "/dev/null"),
+            ("autofdo", ["autofdo", s, "-o", os.path.join(out, "profile.afdo")], os.path.join(out, "profile.afdo"), "/dev/null"),
         ]
         if os.path.exists(os.path.join(s, "cstrace.bin")):
             cmds.append(("deformat", ["deformat", os.path.join(s, "cstrace.bin"), "--source", "0x10", "-o",

@@ -81,7 +81,7 @@ class CliFuzzTest {
             Files.write(snap.resolve(example[1]), trace);
             String s = snap.toString();
             String last = Integer.toString(1 + (data.length == 0 ? 0 : (data[data.length - 1] & 0x3F)));
-            // decode --last always, and one view chosen by the input's last byte
+            // decode --last always, one view chosen by the input's last byte
             String[][] views = {{"decode", s, "--jobs", "1", "--insn"},
                     {"decode", s, "--jobs", "1", "--format", "jsonl", "--last", last},
                     {"decode", s, "--jobs", "1", "--format", "jsonl", "--ranges"},
@@ -90,7 +90,9 @@ class CliFuzzTest {
                     {"coverage", s, "--lcov", dir.resolve("cov.info").toString()},
                     {"report", s, "-o", dir.resolve("report.html").toString()}};
             int pick = data.length < 2 ? 0 : (data[data.length - 2] & 0xFF) % views.length;
-            for (String[] args : new String[][] {{"decode", s, "--jobs", "1", "--last", last}, views[pick]}) {
+            // and the AutoFDO profile, which follows the flow across ranges (its own element sink)
+            String[] autofdo = {"autofdo", s, "-o", dir.resolve("profile.afdo").toString()};
+            for (String[] args : new String[][] {{"decode", s, "--jobs", "1", "--last", last}, views[pick], autofdo}) {
                 assertNoInternalError(run(args), args);
             }
         } finally {

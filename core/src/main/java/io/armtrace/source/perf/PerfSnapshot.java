@@ -1,0 +1,236 @@
+package io.armtrace.source.perf;
+
+import io.armtrace.image.ElfImage;
+import io.armtrace.image.ImageException;
+import io.armtrace.image.MemoryImage;
+import io.armtrace.image.ProgramImage;
+import io.armtrace.source.InputException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A perf.data recording as an OpenCSD snapshot directory, so that OpenCSD's tools (and armtrace's snapshot
+ * reader) decode the same trace: per CPU that has AUX data, a core device, a trace source device with the
+ * registers AUXTRACE_INFO recorded (under the names OpenCSD's snapshot reader looks up, with their register
+ * numbers as its own test snapshots write them), and a trace buffer holding the CPU's AUX data (its
+ * segments one after the other, CoreSight frames or the trace unit's raw bytes as recorded). The memory
+ * dumps are the executable mappings of the recording whose files are found: each ELF file's code placed
+ * where it was mapped (a kernel module's sections where the kernel's module loader puts them from the
+ * mapped base).
+ */
+public final class PerfSnapshot {
+    /** What a conversion wrote: per CPU the trace ID and AUX bytes, and the files that gave memory dumps. */
+    public record Summary(Map<Integer, long[]> cpus, List<String> dumps, List<String> missing) {
+    }
+
+    private PerfSnapshot() {
+    }
+
+    /**
+     * The file of a mapping: {@code path} itself where it exists, else a file of that base name, or the
+     * build ID's file in perf's {@code .build-id/xx/rest} layout, in one of {@code symdirs}.
+     */
+    static Path find(Mapping m, List<Path> symdirs) {
+        String path = m.path();
+        if (path == null || path.isEmpty() || path.startsWith("[")) {
+            return null;
+        }
+        String base = path.substring(path.lastIndexOf('/') + 1);
+        for (Path dir : symdirs) {
+            if (m.buildId() != null && m.buildId().length() > 2) {
+                Path byId = dir.resolve(".build-id").resolve(m.buildId().substring(0, 2)).resolve(m.buildId().substring(2));
+                if (Files.isRegularFile(byId)) {
+                    return byId;
+                }
+            }
+            if (!base.isEmpty()) {
+                Path p = dir.resolve(base);
+                if (Files.isRegularFile(p)) {
+                    return p;
+                }
+            }
+        }
+        Path recorded = Path.of(path);
+        return Files.isRegularFile(recorded) ? recorded : null;
+    }
+
+    /** The code of a mapped ELF file at the addresses it was mapped to. */
+    static MemoryImage place(Mapping m, Path file) {
+        byte[] bytes = ElfImage.fileBytes(file);
+        ElfImage.Description d = ElfImage.describe(ByteBuffer.wrap(bytes), file.toString());
+        if (d.isRelocatable()) {
+            Map<String, Long> layout = ElfImage.linuxModuleLayout(ByteBuffer.wrap(bytes), file.toString(), m.start());
+            return ElfImage.loadRelocatable(ByteBuffer.wrap(bytes), file.toString(), layout).memory();
+        }
+        ProgramImage img = ElfImage.load(bytes, file.toString());
+        long bias = 0;
+        if (d.type() == 3) {
+            // a shared object or PIE: the load segment that holds file offset pgoff is at the mapped start
+            for (ElfImage.Segment s : d.segments()) {
+                if (s.isLoad() && Long.compareUnsigned(m.pgoff() - s.offset(), s.fileSize()) < 0) {
+                    bias = m.start() - (s.vaddr() + (m.pgoff() - s.offset()));
+                    break;
+                }
+            }
+        }
+        MemoryImage out = new MemoryImage();
+        for (MemoryImage.Region r : img.memory().regions()) {
+            out.add(r.start() + bias, r.bytes(), r.name());
+        }
+        return out;
+    }
+
+    /** The device type OpenCSD's snapshot reader gives a trace unit of this kind. */
+    static String deviceType(TraceUnit u) {
+        return switch (u.kind()) {
+            case ETMV4 -> "ETM4";
+            case ETE -> "ETE";
+            // ETMIDR[11:8], the major architecture version: 3 for PFT (PTM), 2 for ETMv3
+            case ETMV3_PTM -> ((u.registers().getOrDefault("ETMIDR", 0L) >> 8) & 0xF) == 3 ? "PTM1.1" : "ETM3.5";
+        };
+    }
+
+    /** Register names with the numbers (word offsets in the trace unit's register file) OpenCSD's snapshots give them. */
+    static final Map<String, Integer> NUMBERS = Map.ofEntries(
+            Map.entry("TRCCONFIGR", 0x004), Map.entry("TRCTRACEIDR", 0x010), Map.entry("TRCAUTHSTATUS", 0x3EE),
+            Map.entry("TRCDEVARCH", 0x3EF), Map.entry("TRCIDR0", 0x078), Map.entry("TRCIDR1", 0x079),
+            Map.entry("TRCIDR2", 0x07A), Map.entry("TRCIDR8", 0x060),
+            Map.entry("ETMCR", 0x000), Map.entry("ETMIDR", 0x079), Map.entry("ETMCCER", 0x07A),
+            Map.entry("ETMTRACEIDR", 0x080));
+
+    /**
+     * Writes the snapshot of {@code data} into {@code dir} (which exists and is empty). {@code symdirs} are
+     * searched for the mapped files.
+     */
+    public static Summary write(PerfData data, Path dir, List<Path> symdirs) throws IOException {
+        CoreSightInfo info = data.coreSight();
+        if (info == null) {
+            throw new InputException(data.file() + ": has no CoreSight trace (no AUXTRACE_INFO record of type CS_ETM), so there is no snapshot to write.");
+        }
+        Map<Integer, TraceUnit> units = new LinkedHashMap<>();
+        for (TraceUnit u : info.units()) {
+            units.putIfAbsent(u.cpu(), u);
+        }
+        List<AuxQueue> queues = new ArrayList<>();
+        for (AuxQueue q : data.auxQueues()) {
+            if (q.perThread()) {
+                throw new InputException(data.file() + ": was recorded per thread (perf record --per-thread); converting such a recording "
+                        + "to a snapshot is not supported, only per-CPU recordings.");
+            }
+            if (!data.auxSegments(q).isEmpty() && units.containsKey(q.cpu())) {
+                queues.add(q);
+            }
+        }
+        if (queues.isEmpty()) {
+            throw new InputException(data.file() + ": holds no AUX trace data of a CPU that AUXTRACE_INFO describes, so there is no snapshot to write.");
+        }
+
+        // memory dumps: the executable mappings whose files are found, one dump file per region
+        StringBuilder dumps = new StringBuilder();
+        List<String> dumped = new ArrayList<>();
+        List<String> missing = new ArrayList<>();
+        Map<String, Boolean> seen = new LinkedHashMap<>();
+        int n = 0;
+        for (Mapping m : data.mappings().all()) {
+            if (!m.executable() || seen.putIfAbsent(m.path() + "@" + Long.toHexString(m.start()), true) != null) {
+                continue;
+            }
+            Path file = find(m, symdirs);
+            if (file == null) {
+                if (m.path() != null && !m.path().startsWith("[") && missing.size() < 10_000) {
+                    missing.add(m.path());
+                }
+                continue;
+            }
+            MemoryImage placed;
+            try {
+                placed = place(m, file);
+            } catch (ImageException | InputException e) {
+                missing.add(m.path());
+                continue;
+            }
+            dumped.add(file.toString());
+            for (MemoryImage.Region r : placed.regions()) {
+                String name = String.format("mem_%d_0x%016x.bin", n++, r.start());
+                try (OutputStream out = Files.newOutputStream(dir.resolve(name))) {
+                    ByteBuffer b = r.bytes().duplicate();
+                    byte[] chunk = new byte[1 << 16];
+                    while (b.hasRemaining()) {
+                        int k = Math.min(chunk.length, b.remaining());
+                        b.get(chunk, 0, k);
+                        out.write(chunk, 0, k);
+                    }
+                }
+                dumps.append("[dump").append(n).append("]\n; ").append(m.path()).append('\n')
+                        .append("file=").append(name).append(String.format("%naddress=0x%016x%nlength=0x%x%n%n", r.start(), r.size()));
+            }
+        }
+
+        Map<Integer, long[]> cpus = new LinkedHashMap<>();
+        StringBuilder deviceList = new StringBuilder("[snapshot]\nversion=1.0\n\n[device_list]\n");
+        StringBuilder buffers = new StringBuilder();
+        StringBuilder bufferList = new StringBuilder();
+        StringBuilder sourceBuffers = new StringBuilder("[source_buffers]\n");
+        StringBuilder coreSources = new StringBuilder("[core_trace_sources]\n");
+        int device = 0;
+        for (AuxQueue q : queues) {
+            int cpu = q.cpu();
+            TraceUnit u = units.get(cpu);
+            String core = "cpu_" + cpu;
+            String source = "ETM_" + cpu;
+            String buffer = "ETB_" + cpu;
+            String traceFile = "trace_cpu" + cpu + ".bin";
+            long bytes = 0;
+            boolean formatted = true;
+            try (OutputStream out = Files.newOutputStream(dir.resolve(traceFile))) {
+                byte[] chunk = new byte[1 << 16];
+                for (AuxSegment s : data.auxSegments(q)) {
+                    formatted = s.formatted();
+                    try (InputStream in = data.openAux(s)) {
+                        int k;
+                        while ((k = in.read(chunk)) > 0) {
+                            out.write(chunk, 0, k);
+                            bytes += k;
+                        }
+                    }
+                }
+            }
+            cpus.put(cpu, new long[] {u.traceId(), bytes});
+            // the core's type: the recording names no core model, only the architecture its trace unit implies
+            String arch = u.kind() == TraceUnit.Kind.ETMV3_PTM ? "ARMv7-A" : "ARMv8-A";
+            write(dir.resolve(core + ".ini"), "[device]\nname=" + core + "\nclass=core\ntype=" + arch + "\n\n[regs]\n\n" + dumps);
+            StringBuilder src = new StringBuilder("[device]\nname=" + source + "\nclass=trace_source\ntype=" + deviceType(u)
+                    + "\n\n[regs]\n");
+            for (Map.Entry<String, Long> r : u.registers().entrySet()) {
+                Integer number = NUMBERS.get(r.getKey());
+                if (number != null) { // (TS_SOURCE and later parameters are perf's, not registers)
+                    src.append(r.getKey()).append(String.format("(0x%03X)=0x%08X%n", number, r.getValue()));
+                }
+            }
+            write(dir.resolve(source + ".ini"), src.toString());
+            deviceList.append("device").append(device++).append('=').append(core).append(".ini\n");
+            deviceList.append("device").append(device++).append('=').append(source).append(".ini\n");
+            bufferList.append(bufferList.length() == 0 ? "" : ",").append("buffer").append(cpu);
+            buffers.append("[buffer").append(cpu).append("]\nname=").append(buffer).append("\nfile=").append(traceFile)
+                    .append("\nformat=").append(formatted ? "coresight" : "source_data").append("\n\n");
+            sourceBuffers.append(source).append('=').append(buffer).append('\n');
+            coreSources.append(core).append('=').append(source).append('\n');
+        }
+        write(dir.resolve("trace.ini"), "[trace_buffers]\nbuffers=" + bufferList + "\n\n" + buffers + sourceBuffers + "\n" + coreSources);
+        write(dir.resolve("snapshot.ini"), deviceList + "\n[trace]\nmetadata=trace.ini\n");
+        return new Summary(cpus, dumped, missing);
+    }
+
+    private static void write(Path file, String text) throws IOException {
+        Files.writeString(file, text, StandardCharsets.UTF_8);
+    }
+}
