@@ -191,6 +191,8 @@ class Campaign:
              "/dev/null"),
             ("report", ["report", s, "-o", os.path.join(out, "report.html")], os.path.join(out, "report.html"), "/dev/null"),
             ("autofdo", ["autofdo", s, "-o", os.path.join(out, "profile.afdo")], os.path.join(out, "profile.afdo"), "/dev/null"),
+            ("timeline", ["timeline", s, "-o", os.path.join(out, "timeline.json")], os.path.join(out, "timeline.json"),
+             "/dev/null"),
         ]
         if os.path.exists(os.path.join(s, "cstrace.bin")):
             cmds.append(("deformat", ["deformat", os.path.join(s, "cstrace.bin"), "--source", "0x10", "-o",

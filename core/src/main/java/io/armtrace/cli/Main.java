@@ -15,7 +15,7 @@ import picocli.CommandLine.Command;
                 + "executions.",
         subcommands = {DecodeCommand.class, PacketsCommand.class, ItmCommand.class, InfoCommand.class, DeformatCommand.class,
                 EncodeCommand.class, StatsCommand.class, MergeCommand.class,
-                ProfileCommand.class, CallgraphCommand.class, CoverageCommand.class, ReportCommand.class, AutofdoCommand.class, ConvertCommand.class,
+                ProfileCommand.class, CallgraphCommand.class, CoverageCommand.class, ReportCommand.class, AutofdoCommand.class, ConvertCommand.class, TimelineCommand.class,
                 CompletionCommand.class, ManCommand.class, CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
     /** Exit code for a user mistake or bad input file. */

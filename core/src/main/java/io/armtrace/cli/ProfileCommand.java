@@ -57,7 +57,12 @@ final class ProfileCommand implements Callable<Integer> {
         if (folded && spec.commandLine().getParseResult().hasMatchedOption("--top")) {
             throw new io.armtrace.source.InputException("--top applies to the table; --folded writes every call stack.");
         }
-        List<AnalysisRun.Result> results = AnalysisRun.run(input, filter);
+        List<InputOptions.Job> softwareJobs = new java.util.ArrayList<>();
+        List<AnalysisRun.Result> results = AnalysisRun.run(input, filter, softwareJobs, false);
+        if (results.stream().noneMatch(r -> r.job().protocol().tracesProgramFlow())) {
+            // no program flow: the statistical profile of the DWT's PC samples, if there are any
+            return samples(AnalysisRun.software(softwareJobs, results));
+        }
         try (OutputFile file = output.open(spec.commandLine().getOut(), input.inputFiles())) {
             PrintWriter out = file.writer();
             for (AnalysisRun.Result r : results) {
@@ -72,6 +77,36 @@ final class ProfileCommand implements Callable<Integer> {
                 }
                 p.writeTable(out, by == By.line ? Profile.By.LINE : Profile.By.FUNCTION, top);
                 if (results.size() > 1) {
+                    out.println();
+                }
+            }
+            file.commit();
+        }
+        return 0;
+    }
+
+    private int samples(java.util.Map<InputOptions.Job, io.armtrace.view.SoftwareTraceSummary> software) throws java.io.IOException {
+        software.values().removeIf(t -> t.samples() == 0);
+        if (software.isEmpty()) {
+            throw AnalysisRun.softwareOnly(input);
+        }
+        if (filter.active()) {
+            throw new io.armtrace.source.InputException("the filters choose decoded instructions; a profile of PC samples "
+                    + "has none to choose from.");
+        }
+        try (OutputFile file = output.open(spec.commandLine().getOut(), input.inputFiles())) {
+            PrintWriter out = file.writer();
+            for (java.util.Map.Entry<InputOptions.Job, io.armtrace.view.SoftwareTraceSummary> e : software.entrySet()) {
+                String label = e.getKey().label();
+                if (folded) {
+                    e.getValue().writeSampleFolded(out, software.size() > 1 ? "[" + label + "]" : null);
+                    continue;
+                }
+                if (software.size() > 1) {
+                    out.println("# " + label);
+                }
+                e.getValue().writeSampleTable(out, by == By.line, top);
+                if (software.size() > 1) {
                     out.println();
                 }
             }

@@ -24,9 +24,10 @@ final class CallStack {
     /** How many frames from the top a return address is searched for. */
     private static final int RETURN_SEARCH = 64;
 
-    private static final byte FRAME_ROOT = 0;
-    private static final byte FRAME_CALL = 1;
-    private static final byte FRAME_EXCEPTION = 2;
+    /** Frame kinds: the outermost frame the trace started in, a call, an exception. */
+    static final byte FRAME_ROOT = 0;
+    static final byte FRAME_CALL = 1;
+    static final byte FRAME_EXCEPTION = 2;
 
     private final FunctionMap functions;
     private final CallTables tables;
@@ -60,6 +61,31 @@ final class CallStack {
     CallStack(FunctionMap functions, CallTables tables) {
         this.functions = functions;
         this.tables = tables;
+    }
+
+    /**
+     * Told of every change of the stack as it happens, for views that draw frames over time (the
+     * timeline). Levels count from the outermost frame, 0.
+     */
+    interface Frames {
+        /** A frame of {@code kind} ({@link #FRAME_CALL}, {@link #FRAME_EXCEPTION}, {@link #FRAME_ROOT}) was pushed at {@code level}. */
+        void opened(int level, int function, byte kind);
+
+        /** The frame at {@code level} returned (or was abandoned). Frames above it were closed first. */
+        void closed(int level);
+
+        /** The frame at {@code level} went on in another function without a call (a tail call). */
+        void moved(int level, int function);
+
+        /** The stack was full: the outermost frame is forgotten, every other frame is one level lower. */
+        void outermostDropped();
+    }
+
+    private Frames frames;
+
+    /** Tells {@code f} of every change from now on (null: nobody). */
+    void frames(Frames f) {
+        this.frames = f;
     }
 
     /**
@@ -116,6 +142,9 @@ final class CallStack {
         } else if (fn != frameFunction[top]) {
             // a branch into another function without a call: the frame now runs there
             frameFunction[top] = fn;
+            if (frames != null) {
+                frames.moved(top, fn);
+            }
             int parent = top > 0 ? frameNode[top - 1] : 0;
             frameNode[top] = tables.node(parent, fn);
         }
@@ -206,6 +235,9 @@ final class CallStack {
             System.arraycopy(frameStartInsn, 1, frameStartInsn, 0, depth - 1);
             System.arraycopy(frameStartCycles, 1, frameStartCycles, 0, depth - 1);
             depth--;
+            if (frames != null) {
+                frames.outermostDropped();
+            }
             // the call paths of the frames left start one frame later now
             for (int i = 0; i < depth; i++) {
                 frameNode[i] = tables.node(i > 0 ? frameNode[i - 1] : 0, frameFunction[i]);
@@ -222,12 +254,18 @@ final class CallStack {
         frameStartInsn[d] = instructions;
         frameStartCycles[d] = cycles;
         fnActive[fn]++;
+        if (frames != null) {
+            frames.opened(d, fn, kind);
+        }
     }
 
     /** Pops frames {@code level} and above, crediting their inclusive costs. */
     private void popTo(int level) {
         while (depth > level) {
             retire(--depth);
+            if (frames != null) {
+                frames.closed(depth);
+            }
         }
     }
 

@@ -18,6 +18,17 @@ public final class HtmlReport {
     private record Section(String label, TraceAnalysis analysis, Coverage coverage) {
     }
 
+    private record SoftwareSection(String label, SoftwareTraceSummary summary) {
+    }
+
+    private final List<SoftwareSection> software = new ArrayList<>();
+
+    /** Adds what the DWT of a software trace source said (exception trace, PC samples); shown after the decoded sources. */
+    public HtmlReport software(String label, SoftwareTraceSummary summary) {
+        software.add(new SoftwareSection(label, summary));
+        return this;
+    }
+
     public HtmlReport(String title) {
         this.title = title;
     }
@@ -53,6 +64,9 @@ public final class HtmlReport {
         }
         for (Section s : sections) {
             section(out, s, topFunctions);
+        }
+        for (SoftwareSection s : software) {
+            software(out, s, topFunctions);
         }
         out.println("<p style=\"color:#888;font-size:.85em\">Written by armtrace.</p>");
         out.println("</body></html>");
@@ -101,6 +115,13 @@ public final class HtmlReport {
                 out.println("<tr><td>" + esc(e.getKey()) + "</td><td class=\"n\">" + e.getValue() + "</td></tr>");
             }
             out.println("</table>");
+        }
+        TimelineSketch sketch = a.timelineSketch();
+        if (sketch != null && sketch.slices() > 0) {
+            out.println("<h3>Timeline</h3>");
+            out.println("<p>The outer " + TimelineSketch.LEVELS + " levels of the call stack over the trace ('armtrace timeline' "
+                    + "writes all of it for Perfetto UI or speedscope).</p>");
+            sketch.writeSvg(out, a.summary.cycles > 0);
         }
         messages(out, "Gaps", a.summary.gapMessages, a.summary.gaps);
         messages(out, "Decode errors", a.summary.errorMessages, a.summary.errors);
@@ -170,6 +191,44 @@ public final class HtmlReport {
                         f.instructionsHit(), f.instructions(), rate(f.instructionsHit(), f.instructions()),
                         Profile.pct(f.instructionsHit(), f.instructions()),
                         f.linesHit(), f.linesTotal(), f.bothWays(), f.conditionals(), esc(f.name()));
+            }
+            out.println("</table>");
+        }
+    }
+
+    private void software(PrintWriter out, SoftwareSection s, int top) {
+        SoftwareTraceSummary t = s.summary();
+        out.println("<h2>" + esc(s.label()) + "</h2>");
+        List<SoftwareTraceSummary.ExceptionLine> ex = t.exceptions();
+        out.println("<h3>Exception trace</h3>");
+        if (ex.isEmpty()) {
+            out.println("<p>No exception trace.</p>");
+        } else {
+            out.println("<table><tr><th>exception</th><th class=\"n\">entered</th><th class=\"n\">exited</th>"
+                    + (t.timed() ? "<th class=\"n\">time in handler (local timestamp ticks)</th><th class=\"n\">per exit</th>" : "")
+                    + "</tr>");
+            for (SoftwareTraceSummary.ExceptionLine l : ex) {
+                out.printf("<tr><td>%s</td><td class=\"n\">%d</td><td class=\"n\">%d</td>%s</tr>%n", esc(l.name()), l.entered(),
+                        l.exited(), t.timed() ? String.format("<td class=\"n\">%d</td><td class=\"n\">%.1f</td>", l.ticks(),
+                                l.exited() == 0 ? 0.0 : (double) l.ticks() / l.exited()) : "");
+            }
+            out.println("</table>");
+            if (!t.timed()) {
+                out.println("<p>Local timestamps were off: no time in handlers.</p>");
+            }
+        }
+        if (t.samples() > 0) {
+            out.println("<h3>PC samples</h3>");
+            out.println("<table><tr><th class=\"n\">samples</th><th class=\"n\">%</th><th>function</th></tr>");
+            List<SoftwareTraceSummary.SampleLine> lines = t.samplesByFunction();
+            for (int i = 0; i < lines.size() && i < top; i++) {
+                SoftwareTraceSummary.SampleLine l = lines.get(i);
+                out.printf("<tr><td class=\"n\">%d</td><td class=\"n\">%.2f</td><td><code>%s</code></td></tr>%n", l.samples(),
+                        Profile.pct(l.samples(), t.samples()), esc(l.function()));
+            }
+            if (t.sleeping() > 0) {
+                out.printf("<tr><td class=\"n\">%d</td><td class=\"n\">%.2f</td><td>(asleep)</td></tr>%n", t.sleeping(),
+                        Profile.pct(t.sleeping(), t.samples()));
             }
             out.println("</table>");
         }

@@ -308,6 +308,25 @@ public final class TraceAnalysis extends ProgramFlowVisitor implements ElementSi
         return self;
     }
 
+    /** Tells {@code f} of every change of the tracked call stack (see {@link CallStack.Frames}). */
+    void frames(CallStack.Frames f) {
+        stack.frames(f);
+    }
+
+    private TimelineSketch sketch;
+
+    /** Keeps a {@link TimelineSketch} of the outer call-stack levels for the report; before the stream starts. */
+    public TraceAnalysis sketch() {
+        sketch = new TimelineSketch(stack, functions);
+        stack.frames(sketch);
+        return this;
+    }
+
+    /** The sketch kept, or null. */
+    TimelineSketch timelineSketch() {
+        return sketch;
+    }
+
     public long instructions() {
         return summary.instructions;
     }

@@ -56,6 +56,7 @@ class GoldenOutputsTest {
             c.add("callgraph " + e + " --format dot");
             c.add("coverage " + e);
             c.add("report " + e);
+            c.add("timeline " + e);
         }
         // a call graph is drawn per source
         for (String id : new String[] {"0x10", "0x11", "0x12", "0x13"}) {

@@ -151,7 +151,7 @@ class EveryElementKindTest {
             }
         }
         assertThat(sinks).contains("TextWriter", "JsonlWriter", "TraceAnalysis", "Timeline", "ElementFilter",
-                "LastInstructions", "Profile", "CallGraph", "Coverage");
+                "LastInstructions", "Profile", "CallGraph", "Coverage", "Track");
     }
 
     private static String text(TraceElement e, boolean perInstruction, boolean withSource) {
@@ -234,6 +234,37 @@ class EveryElementKindTest {
                 "\"number\":15", "\"name\":\"SysTick\"");
         assertThat(jsonl(s.get(SoftwareMessage.class), false)).contains("\"type\":\"software\"", "\"master\":34",
                 "\"channel\":260", "\"bits\":32", "\"value\":\"0x6c6c6548\"", "\"marker\":true", "\"timestamped\":true");
+    }
+
+    /**
+     * The timeline writes every kind into a document that is still JSON; what draws something draws it on the
+     * element's own track (exception entries and ranges draw slices, software messages, gaps and errors instants).
+     */
+    @Test
+    void timelineWritesEveryKind() throws java.io.IOException {
+        for (TraceElement e : samples().values()) {
+            StringWriter w = new StringWriter();
+            TraceEventWriter t = new TraceEventWriter(w, "one element");
+            TraceEventWriter.Track track = t.track("source", image());
+            track.accept(e);
+            track.end();
+            t.finish();
+            try (com.fasterxml.jackson.core.JsonParser p = new com.fasterxml.jackson.core.JsonFactory().createParser(w.toString())) {
+                int events = 0;
+                while (p.nextToken() != null) {
+                    if (p.currentToken() == com.fasterxml.jackson.core.JsonToken.FIELD_NAME && p.getCurrentName().equals("ph")) {
+                        events++;
+                    }
+                }
+                assertThat(events).as("%s", e).isGreaterThanOrEqualTo(2); // the process and track names at least
+            }
+            boolean draws = e instanceof InstructionRange || e instanceof io.armtrace.trace.SoftwareMessage
+                    || e instanceof io.armtrace.trace.Gap || e instanceof io.armtrace.trace.DecodeError
+                    || e instanceof io.armtrace.trace.PcSample || e instanceof io.armtrace.trace.DataTrace;
+            if (draws) {
+                assertThat(track.slices() + track.instants()).as("%s is drawn", e).isPositive();
+            }
+        }
     }
 
     /** The stages between decoder and writers pass every kind on (nothing filtered, no bound). */

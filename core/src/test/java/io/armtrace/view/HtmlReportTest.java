@@ -42,6 +42,48 @@ class HtmlReportTest {
     }
 
     /**
+     * The report draws the outer call-stack levels as an inline SVG: the function the trace starts in spans the
+     * whole width, and every slice is a function the ground truth ran at that depth.
+     */
+    @Test
+    void drawsASmallTimelineOfTheCallStackWithoutScripts() {
+        GroundTruth.Case c = GroundTruth.load("m3");
+        TraceAnalysis a = new TraceAnalysis(c.image()).sketch();
+        for (TraceElement e : GroundTruth.elements(c)) {
+            a.accept(e);
+        }
+        a.end();
+        StringWriter w = new StringWriter();
+        new HtmlReport("m3").section("m3", a).write(new PrintWriter(w), 10);
+        String html = w.toString();
+        assertThat(html).contains("<h3>Timeline</h3>").contains("<svg").doesNotContain("<script");
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile(
+                "<rect x=\"([0-9.]+)\" y=\"(\\d+)\" width=\"([0-9.]+)\"[^>]*><title>([^<]*)</title>").matcher(html);
+        java.util.Set<String> names = new java.util.TreeSet<>();
+        int outermost = 0;
+        while (m.find()) {
+            double x = Double.parseDouble(m.group(1));
+            double width = Double.parseDouble(m.group(3));
+            assertThat(x).isBetween(0.0, (double) TimelineSketch.WIDTH);
+            assertThat(x + width).isLessThanOrEqualTo(TimelineSketch.WIDTH + 0.1);
+            if (m.group(2).equals("0")) {
+                outermost++;
+                assertThat(width).as("the outermost function spans the trace").isGreaterThan(TimelineSketch.WIDTH * 0.99);
+            }
+            names.add(m.group(4));
+        }
+        assertThat(outermost).isEqualTo(1);
+        java.util.Set<String> ran = new java.util.TreeSet<>();
+        for (var s : c.execution().steps()) {
+            var sym = c.image().symbols().lookup(s.address());
+            if (sym != null) {
+                ran.add(sym.name());
+            }
+        }
+        assertThat(names).hasSizeGreaterThan(3).isSubsetOf(ran).contains("Reset_Handler", "work");
+    }
+
+    /**
      * Coverage rates are coloured as genhtml colours them (lcovrc: genhtml_hi_limit 90, genhtml_med_limit 75,
      * on the rate it shows with one decimal): not every covered function green.
      */
