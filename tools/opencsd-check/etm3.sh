@@ -20,9 +20,9 @@ optsets=(
   ""
   "--cycle-accurate"
   "--alt-branch"
-  "--alt-branch --cycle-accurate --context-id=4 --timestamps"
-  "--context-id=1 --vmid --timestamps=64"
-  "--context-id=2 --exceptions=byte5 --exception-packets"
+  "--alt-branch --cycle-accurate --context-id-size=4 --timestamps"
+  "--context-id-size=1 --vmid=0x5a --timestamps=64"
+  "--context-id-size=2 --exceptions=byte5 --exception-packets"
 )
 # the corpus's programs, and with ARMTRACE_EXTRA_GROUNDTRUTH=DIR also the NAME.exec.gz/NAME.elf.gz pairs
 # there (programs not in the repository, made by tools/groundtruth)
@@ -40,7 +40,7 @@ for path in "${fixtures[@]}"; do
   # OpenCSD 1.3.3 starts each P-header in the ISA of the last branch or I-sync packet, so it loses the
   # change of state of a BLX immediate that IHI 0014Q Table 7.15 leaves untraced; with ETMCR[8] (branch
   # output) the ETM traces direct branches too and both decoders see the state change in a packet.
-  extra=""; [ "$core" != Cortex-M3 ] && extra="--branch-output"
+  extra=""; [ "$core" != Cortex-M3 ] && extra="--branch-broadcast"
   i=0
   for opts in "${optsets[@]}"; do
     i=$((i + 1))

@@ -301,7 +301,8 @@ final class DecodeCommand implements Callable<Integer> {
         }
         SyncSeen seen = new SyncSeen(sink);
         sink = seen;
-        long size = progress ? sizeOf(job.input().data()) : -1;
+        // the bar counts the stored bytes (the file, formatted or not) against their size: no extra pass over the trace
+        long size = progress ? job.input().data().storedBytes() : -1;
         boolean split = chunkSize > 0 && !several && threads > 1 && (size < 0 || size > chunkSize);
         if (progress && !split) {
             // a source split into pieces is read by several decoders at once: no single progress bar
@@ -349,13 +350,5 @@ final class DecodeCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         err.println("armtrace: " + Messages.shorten(job.label()) + ": no synchronization point found in the trace; nothing was decoded.");
         err.flush();
-    }
-
-    private static long sizeOf(io.armtrace.source.TraceData data) {
-        try (java.io.InputStream in = data.open()) {
-            return in.transferTo(java.io.OutputStream.nullOutputStream());
-        } catch (java.io.IOException e) {
-            return 0;
-        }
     }
 }

@@ -8,6 +8,7 @@ import io.armtrace.image.ProgramImage;
 import io.armtrace.image.RawImage;
 import io.armtrace.isa.Profile;
 import io.armtrace.protocol.EncodeOutput;
+import io.armtrace.protocol.EncodeOption;
 import io.armtrace.protocol.Protocols;
 import io.armtrace.protocol.TraceProtocol;
 import io.armtrace.source.InputException;
@@ -146,7 +147,7 @@ final class EncodeCommand implements Callable<Integer> {
         if (!(clockMhz > 0) || Double.isInfinite(clockMhz)) {
             throw new InputException("--clock " + clockMhz + ": give a positive number of MHz.");
         }
-        Map<String, String> options = parseOptions(protocolOptions);
+        Map<String, String> options = encodeOptions(p);
         Loaded loaded = load(image);
         if (loaded.execution().steps().isEmpty()) {
             throw new InputException(Messages.shorten(execution.toString())
@@ -243,7 +244,7 @@ final class EncodeCommand implements Callable<Integer> {
         if (force && snapshotOut == null) {
             throw new InputException("--force replaces an existing --snapshot-out directory; there is none to replace.");
         }
-        Map<String, String> options = parseOptions(protocolOptions);
+        Map<String, String> options = encodeOptions(p);
         if (!p.name().equals("itm") && !p.name().equals("stm")) {
             throw new InputException("--events describes software trace: --protocol itm or stm, not " + p.name() + ".");
         }
@@ -350,6 +351,19 @@ final class EncodeCommand implements Callable<Integer> {
                 }
             }
             return "";
+        }
+    }
+
+    /** The protocol options, earlier names read as {@link EncodeOption} says (with a note on standard error). */
+    private Map<String, String> encodeOptions(TraceProtocol p) {
+        PrintWriter err = spec.commandLine().getErr();
+        try {
+            return EncodeOption.normalize(p.name(), parseOptions(protocolOptions), note -> {
+                err.println("armtrace: " + note);
+                err.flush();
+            });
+        } catch (IllegalArgumentException e) {
+            throw new InputException(e.getMessage());
         }
     }
 

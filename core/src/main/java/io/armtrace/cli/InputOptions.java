@@ -285,7 +285,7 @@ final class InputOptions {
         }
         String problem = io.armtrace.image.FileKind.problem(trace);
         if (problem != null) {
-            // a trace is read more than once (a progress bar's size, packet bytes beside packets): a pipe cannot be
+            // a trace is read more than once (stats, packet bytes beside packets): a pipe cannot be
             throw new InputException(Messages.shorten(problem) + ".");
         }
         if (io.armtrace.source.perf.PerfData.looksLikePerfData(trace)) {

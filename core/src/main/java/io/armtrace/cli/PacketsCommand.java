@@ -1,5 +1,6 @@
 package io.armtrace.cli;
 
+import io.armtrace.protocol.PacketListing;
 import java.io.PrintWriter;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -23,6 +24,12 @@ final class PacketsCommand implements Callable<Integer> {
     @Option(names = "--no-bytes", description = "Leave out the raw bytes of each packet.")
     boolean noBytes;
 
+    enum Format { text, jsonl }
+
+    @Option(names = "--format", paramLabel = "FORMAT", description = "Output format: text (default) or jsonl, one "
+            + "object per packet: src (trace ID, when several sources), offset, kind, length, bytes (hex), text.")
+    Format format = Format.text;
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -33,31 +40,17 @@ final class PacketsCommand implements Callable<Integer> {
         try (OutputFile file = output.open(spec.commandLine().getOut(), input.inputFiles())) {
             PrintWriter out = file.writer();
             for (InputOptions.Job job : jobs) {
-                if (several) {
+                if (several && format == Format.text) {
                     out.println("# " + job.label() + ": " + job.protocol().title());
                 }
+                int src = several ? job.input().traceId() : -1;
                 String prefix = several ? "[" + InputOptions.traceIdText(job.input().traceId()) + "] " : "";
-                try (PacketBytes bytes = new PacketBytes(job.input().data())) {
-                    StringBuilder line = new StringBuilder(128);
-                    job.protocol().packets(job.input(), new io.armtrace.protocol.PacketListener() {
-                        @Override
-                        public void packet(long offset, String text) {
-                            packet(offset, 0, text);
-                        }
-
-                        @Override
-                        public void packet(long offset, int length, String text) {
-                            line.setLength(0);
-                            line.append(prefix).append(String.format("%8d  ", offset));
-                            if (!noBytes) {
-                                try {
-                                    // as wide as a 6-byte packet (an I-sync), so that most texts line up
-                                    bytes.append(line, offset, length, 32);
-                                } catch (java.io.IOException e) {
-                                    throw new java.io.UncheckedIOException(e);
-                                }
-                            }
-                            out.println(line.append(text));
+                try (PacketListing listing = new PacketListing(job.input().data(), !noBytes)) {
+                    job.protocol().packets(job.input(), p -> {
+                        try {
+                            out.println(format == Format.jsonl ? listing.jsonLine(src, p) : listing.line(prefix, p));
+                        } catch (java.io.IOException e) {
+                            throw new java.io.UncheckedIOException(e);
                         }
                     });
                 }

@@ -1,7 +1,6 @@
 package io.armtrace.cli;
 
 import io.armtrace.source.TraceData;
-import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import me.tongfei.progressbar.ProgressBar;
@@ -31,7 +30,7 @@ final class Progress implements AutoCloseable {
         return new Progress(bar);
     }
 
-    /** {@code data}, counting the bytes read into the bar. */
+    /** {@code data}, counting the bytes read from where it is stored into the bar. */
     TraceData track(TraceData data) {
         return new TraceData() {
             @Override
@@ -40,26 +39,16 @@ final class Progress implements AutoCloseable {
             }
 
             @Override
-            public InputStream open() throws IOException {
-                return new FilterInputStream(data.open()) {
-                    @Override
-                    public int read() throws IOException {
-                        int b = super.read();
-                        if (b >= 0) {
-                            bar.stepBy(1);
-                        }
-                        return b;
-                    }
+            public InputStream open(java.util.function.LongConsumer storedRead) throws IOException {
+                return data.open(n -> {
+                    bar.stepBy(n);
+                    storedRead.accept(n);
+                });
+            }
 
-                    @Override
-                    public int read(byte[] buf, int off, int len) throws IOException {
-                        int n = super.read(buf, off, len);
-                        if (n > 0) {
-                            bar.stepBy(n);
-                        }
-                        return n;
-                    }
-                };
+            @Override
+            public long storedBytes() {
+                return data.storedBytes();
             }
         };
     }

@@ -55,20 +55,19 @@ final class StatsCommand implements Callable<Integer> {
             try (InputStream in = job.input().data().open()) {
                 dataBytes = in.transferTo(java.io.OutputStream.nullOutputStream());
             }
-            // Bytes per packet kind: the protocol says how many bytes each listed packet stands for.
+            // Bytes per packet kind: a packet stands for the bytes up to the next one, or its own span only
             Map<String, long[]> kinds = new TreeMap<>();
-            long[] prev = {-1};
-            String[] prevText = {null};
-            job.protocol().packets(job.input(), (offset, text) -> {
-                if (prevText[0] != null) {
-                    kinds.get(kindOf(prevText[0]))[1] += job.protocol().packetBytes(prevText[0], offset - prev[0]);
+            boolean follow = job.protocol().packetsFollowEachOther();
+            io.armtrace.protocol.Packet[] prev = {null};
+            job.protocol().packets(job.input(), p -> {
+                if (prev[0] != null) {
+                    kinds.get(prev[0].kind())[1] += follow ? p.offset() - prev[0].offset() : prev[0].length();
                 }
-                kinds.computeIfAbsent(kindOf(text), k -> new long[2])[0]++;
-                prev[0] = offset;
-                prevText[0] = text;
+                kinds.computeIfAbsent(p.kind(), k -> new long[2])[0]++;
+                prev[0] = p;
             });
-            if (prevText[0] != null) {
-                kinds.get(kindOf(prevText[0]))[1] += job.protocol().packetBytes(prevText[0], dataBytes - prev[0]);
+            if (prev[0] != null) {
+                kinds.get(prev[0].kind())[1] += follow ? dataBytes - prev[0].offset() : prev[0].length();
             }
             long[] insns = {0};
             long[] other = {0};
@@ -109,15 +108,5 @@ final class StatsCommand implements Callable<Integer> {
                         bytes == 0 ? 0.0 : 100.0 * e.getValue()[1] / bytes);
             }
         }
-    }
-
-    /** The packet kind is the first word of a packet listing line. */
-    static String kindOf(String text) {
-        int end = 0;
-        while (end < text.length() && !Character.isWhitespace(text.charAt(end)) && text.charAt(end) != ':'
-                && text.charAt(end) != '(' && text.charAt(end) != ',') {
-            end++;
-        }
-        return end == 0 ? "?" : text.substring(0, end);
     }
 }

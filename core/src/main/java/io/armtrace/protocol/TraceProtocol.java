@@ -58,8 +58,11 @@ public interface TraceProtocol {
     /** The registers explained in words, one line each, for {@code armtrace info}. */
     List<String> describe(Registers registers);
 
-    /** Lists the packets of {@code input}, one call per packet. Never throws on bad trace data. */
-    void packets(DecodeInput input, PacketListener out) throws IOException;
+    /**
+     * Lists the packets of {@code input} as records, one call per packet in stream order (for MTB, in age
+     * order). Never throws on bad trace data: bad data becomes packets of the protocol's error kinds.
+     */
+    void packets(DecodeInput input, PacketListener<Packet> out) throws IOException;
 
     /**
      * How many bytes of {@code input}'s data are trace. All of it by default; an MTB dump holds the whole SRAM
@@ -72,13 +75,13 @@ public interface TraceProtocol {
     }
 
     /**
-     * The trace bytes that the {@link #packets} line {@code text} stands for, given {@code toNext}, the distance
-     * from its offset to the next line's (or to the end of the data). By default a packet runs to the next one;
-     * a protocol whose listing has lines that are not packets, or whose packets are not in byte order, says
-     * otherwise.
+     * True (the default) when this protocol's packets follow one another through the stream, so that the
+     * trace bytes a packet stands for run from its offset to the next packet's (or to the end of the data),
+     * bytes the reader skipped included. False when packets are not in byte order or not all of the data is
+     * trace: then a packet stands for its {@link Packet#length} bytes only.
      */
-    default long packetBytes(String text, long toNext) {
-        return toNext;
+    default boolean packetsFollowEachOther() {
+        return true;
     }
 
     /** Decodes {@code input} to elements. Never throws on bad trace data: bad data becomes elements. */

@@ -1,10 +1,12 @@
 package io.armtrace.source;
 
 import java.io.ByteArrayInputStream;
+import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.function.LongConsumer;
 
 /**
  * One trace source's raw trace bytes (already deformatted), opened as a stream so that decoders read
@@ -14,7 +16,22 @@ public interface TraceData {
     /** A name for messages: the file, or the file and trace ID it was taken from. */
     String name();
 
-    InputStream open() throws IOException;
+    /** The trace bytes from the start; for a formatted or framed file, this source's bytes, deformatted as read. */
+    default InputStream open() throws IOException {
+        return open(n -> { });
+    }
+
+    /**
+     * As {@link #open()}, telling {@code storedRead} of every byte read from where the data is stored (the file,
+     * before deformatting): what a progress bar counts against {@link #storedBytes()}.
+     */
+    InputStream open(LongConsumer storedRead) throws IOException;
+
+    /**
+     * The size of what {@link #open} reads from (the file, formatted or not, or the array), known without
+     * reading the trace; -1 when unknown.
+     */
+    long storedBytes();
 
     static TraceData of(String name, byte[] bytes) {
         return new TraceData() {
@@ -24,22 +41,27 @@ public interface TraceData {
             }
 
             @Override
-            public InputStream open() {
-                return new ByteArrayInputStream(bytes);
+            public InputStream open(LongConsumer storedRead) {
+                return counted(new ByteArrayInputStream(bytes), storedRead);
+            }
+
+            @Override
+            public long storedBytes() {
+                return bytes.length;
             }
         };
     }
 
     static TraceData of(Path file) {
-        return new TraceData() {
+        return new FileData(file) {
             @Override
             public String name() {
                 return file.toString();
             }
 
             @Override
-            public InputStream open() throws IOException {
-                return Files.newInputStream(file);
+            public InputStream open(LongConsumer storedRead) throws IOException {
+                return read(storedRead);
             }
         };
     }
@@ -49,15 +71,15 @@ public interface TraceData {
      * fixed whatever the file size). {@code removeSyncs} for port captures (TPIU, DSTREAM).
      */
     static TraceData formatted(Path file, int traceId, BufferFormat format) {
-        return new TraceData() {
+        return new FileData(file) {
             @Override
             public String name() {
                 return file + String.format(" (trace ID 0x%02x)", traceId);
             }
 
             @Override
-            public InputStream open() throws IOException {
-                return new DeformattedInputStream(DstreamBlocks.of(Files.newInputStream(file), format), traceId,
+            public InputStream open(LongConsumer storedRead) throws IOException {
+                return new DeformattedInputStream(DstreamBlocks.of(read(storedRead), format), traceId,
                         format == BufferFormat.DSTREAM_CORESIGHT);
             }
         };
@@ -68,15 +90,15 @@ public interface TraceData {
      * for port captures (frame and half-word syncs).
      */
     static TraceData formatted(Path file, int traceId, boolean removeSyncs) {
-        return new TraceData() {
+        return new FileData(file) {
             @Override
             public String name() {
                 return file + String.format(" (trace ID 0x%02x)", traceId);
             }
 
             @Override
-            public InputStream open() throws IOException {
-                return new DeformattedInputStream(Files.newInputStream(file), traceId, removeSyncs);
+            public InputStream open(LongConsumer storedRead) throws IOException {
+                return new DeformattedInputStream(read(storedRead), traceId, removeSyncs);
             }
         };
     }
@@ -86,15 +108,70 @@ public interface TraceData {
      * decoded chunk by chunk as it is read.
      */
     static TraceData oflow(Path file, int tag) {
-        return new TraceData() {
+        return new FileData(file) {
             @Override
             public String name() {
                 return file + " (OFLOW stream " + tag + ")";
             }
 
             @Override
-            public InputStream open() throws IOException {
-                return new OflowInputStream(Files.newInputStream(file), tag);
+            public InputStream open(LongConsumer storedRead) throws IOException {
+                return new OflowInputStream(read(storedRead), tag);
+            }
+        };
+    }
+
+    /** Trace data stored in a file: its size is the file's. */
+    abstract class FileData implements TraceData {
+        private final Path file;
+
+        FileData(Path file) {
+            this.file = file;
+        }
+
+        /** The file, counting what is read of it. */
+        InputStream read(LongConsumer storedRead) throws IOException {
+            return counted(Files.newInputStream(file), storedRead);
+        }
+
+        @Override
+        public long storedBytes() {
+            try {
+                return Files.size(file);
+            } catch (IOException e) {
+                return -1;
+            }
+        }
+    }
+
+    /** {@code in}, telling {@code count} how many bytes each read returned. */
+    static InputStream counted(InputStream in, LongConsumer count) {
+        return new FilterInputStream(in) {
+            @Override
+            public int read() throws IOException {
+                int b = super.read();
+                if (b >= 0) {
+                    count.accept(1);
+                }
+                return b;
+            }
+
+            @Override
+            public int read(byte[] buf, int off, int len) throws IOException {
+                int n = super.read(buf, off, len);
+                if (n > 0) {
+                    count.accept(n);
+                }
+                return n;
+            }
+
+            @Override
+            public long skip(long n) throws IOException {
+                long k = super.skip(n);
+                if (k > 0) {
+                    count.accept(k);
+                }
+                return k;
             }
         };
     }

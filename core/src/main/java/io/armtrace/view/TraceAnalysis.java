@@ -12,8 +12,6 @@ import io.armtrace.trace.ExceptionReturn;
 import io.armtrace.trace.Gap;
 import io.armtrace.trace.InstructionCount;
 import io.armtrace.trace.InstructionRange;
-import io.armtrace.trace.InstructionSizes;
-import io.armtrace.trace.Isa;
 import io.armtrace.trace.NoImage;
 import io.armtrace.trace.SoftwareTrace;
 import io.armtrace.trace.Timestamp;
@@ -21,12 +19,11 @@ import io.armtrace.trace.TraceElement;
 import io.armtrace.trace.TraceOn;
 import io.armtrace.trace.Trigger;
 import io.armtrace.trace.WaypointKind;
-import java.util.Arrays;
 
 /**
- * One pass over the element stream that gathers what the analysis views show: how often each distinct
- * instruction range ran (and how often its last instruction failed its condition) and its cycles, here;
- * the call stack in a {@link CallStack}, whose calls add up in {@link CallTables} (call edges with
+ * One pass over the element stream that gathers what the analysis views show, each in its own table: how
+ * often each distinct instruction range ran (and how often its last instruction failed its condition) and
+ * its cycles in a {@link RangeTable}; the call stack in a {@link CallStack}, whose calls add up in {@link CallTables} (call edges with
  * inclusive costs, the tree of call paths for folded stacks); and the {@link CaptureSummary} of the
  * capture (gaps, exceptions, errors).
  *
@@ -44,23 +41,8 @@ public final class TraceAnalysis extends ProgramFlowVisitor implements ElementSi
     final CallTables tables = new CallTables();
     private final CallStack stack;
 
-    // ---- distinct ranges: (start, end, isa) -> slot
-    private final LongIntMap rangeSlots = new LongIntMap(1024);
-    long[] rangeStart = new long[256];
-    long[] rangeEnd = new long[256];
-    int[] rangeCount = new int[256];
-    Isa[] rangeIsa = new Isa[256];
-    /** The sizes of the range's instructions: instruction i is {@code rangeSizesIndex[s] + i} of these. */
-    InstructionSizes[] rangeSizes = new InstructionSizes[256];
-    int[] rangeSizesIndex = new int[256];
-    /** Function the range ran in when no symbol covers it (the tracked frame's). */
-    int[] rangeFunction = new int[256];
-    /** Function of the symbol at the range's start, or -1. */
-    int[] rangeSymbol = new int[256];
-    long[] rangeTimes = new long[256];
-    long[] rangeLastFailed = new long[256];
-    long[] rangeCycles = new long[256];
-    int ranges;
+    /** The distinct instruction ranges that ran, with their counts and cycles. */
+    final RangeTable ranges;
 
     /** The range the next cycle count is for, and its call path; -1 when none. */
     private int lastSlot = -1;
@@ -73,6 +55,7 @@ public final class TraceAnalysis extends ProgramFlowVisitor implements ElementSi
         this.image = image;
         this.functions = new FunctionMap(image.symbols());
         this.stack = new CallStack(functions, tables);
+        this.ranges = new RangeTable(functions);
     }
 
     @Override
@@ -96,17 +79,9 @@ public final class TraceAnalysis extends ProgramFlowVisitor implements ElementSi
     @Override
     public void visit(InstructionRange r) {
         long start = r.start();
-        int slot = slot(r);
-        int sym = rangeSymbol[slot];
-        int node = stack.enter(start, sym, lastEnd);
-        int fn = stack.function();
-        if (rangeFunction[slot] < 0) {
-            rangeFunction[slot] = fn;
-        }
-        rangeTimes[slot]++;
-        if (!r.lastExecuted()) {
-            rangeLastFailed[slot]++;
-        }
+        int slot = ranges.slot(r);
+        int node = stack.enter(start, ranges.symbol(slot), lastEnd);
+        ranges.ran(slot, stack.function(), r.lastExecuted());
         lastSlot = slot;
         lastEnd = r.end();
         int count = r.count();
@@ -134,7 +109,7 @@ public final class TraceAnalysis extends ProgramFlowVisitor implements ElementSi
     public void visit(CycleCount c) {
         stack.cycles += c.cycles();
         if (lastSlot >= 0) {
-            rangeCycles[lastSlot] += c.cycles();
+            ranges.cycles(lastSlot, c.cycles());
             tables.nodeCycles[lastNode] += c.cycles();
         }
     }
@@ -203,44 +178,6 @@ public final class TraceAnalysis extends ProgramFlowVisitor implements ElementSi
         lastSlot = -1;
     }
 
-    private int slot(InstructionRange r) {
-        // a key shared by another range (another ISA, or high address bits that the mix folds together)
-        // probes on: slots are compared on the range itself
-        long key = r.start() * 0x9E3779B97F4A7C15L ^ r.end();
-        int s;
-        while ((s = rangeSlots.get(key)) >= 0) {
-            if (rangeStart[s] == r.start() && rangeEnd[s] == r.end() && rangeIsa[s] == r.isa()) {
-                return s;
-            }
-            key++;
-        }
-        s = ranges++;
-        if (s == rangeStart.length) {
-            int n = s * 2;
-            rangeStart = Arrays.copyOf(rangeStart, n);
-            rangeEnd = Arrays.copyOf(rangeEnd, n);
-            rangeCount = Arrays.copyOf(rangeCount, n);
-            rangeIsa = Arrays.copyOf(rangeIsa, n);
-            rangeSizes = Arrays.copyOf(rangeSizes, n);
-            rangeSizesIndex = Arrays.copyOf(rangeSizesIndex, n);
-            rangeFunction = Arrays.copyOf(rangeFunction, n);
-            rangeSymbol = Arrays.copyOf(rangeSymbol, n);
-            rangeTimes = Arrays.copyOf(rangeTimes, n);
-            rangeLastFailed = Arrays.copyOf(rangeLastFailed, n);
-            rangeCycles = Arrays.copyOf(rangeCycles, n);
-        }
-        rangeStart[s] = r.start();
-        rangeEnd[s] = r.end();
-        rangeCount[s] = r.count();
-        rangeIsa[s] = r.isa();
-        rangeSizes[s] = r.sizes();
-        rangeSizesIndex[s] = r.sizesIndex();
-        rangeFunction[s] = -1;
-        rangeSymbol[s] = functions.at(r.start());
-        rangeSlots.put(key, s);
-        return s;
-    }
-
     /** The stream ended: calls still open are closed at the last instruction. */
     @Override
     public void end() {
@@ -253,41 +190,12 @@ public final class TraceAnalysis extends ProgramFlowVisitor implements ElementSi
 
     // ---------------------------------------------------------------- per-instruction results
 
-    /** Receives each distinct executed instruction once, with its totals. */
-    interface InstructionVisitor {
-        /**
-         * @param function the function it counts for (its symbol's, else the tracked frame's)
-         * @param passed   executions that passed their condition (or had none)
-         * @param failed   executions that failed their condition
-         * @param cycles   cycles attributed to it (a range's cycles shared among its instructions)
-         */
-        void instruction(long address, Isa isa, int size, int function, long passed, long failed, double cycles);
-    }
-
     /**
      * Expands every distinct range once and calls the visitor per instruction of it; an instruction that
      * is in several distinct ranges is visited once per range.
      */
-    void forEachInstruction(InstructionVisitor v) {
-        for (int s = 0; s < ranges; s++) {
-            long a = rangeStart[s];
-            int n = rangeCount[s];
-            Isa isa = rangeIsa[s];
-            InstructionSizes sizes = rangeSizes[s];
-            int first = rangeSizesIndex[s];
-            double cyclesEach = n == 0 ? 0 : (double) rangeCycles[s] / n;
-            for (int i = 0; i < n; i++) {
-                int size = sizes.size(first + i);
-                int f = functions.at(a);
-                if (f < 0) {
-                    f = rangeFunction[s];
-                }
-                boolean last = i == n - 1;
-                long failed = last ? rangeLastFailed[s] : 0;
-                v.instruction(a, isa, size, f, rangeTimes[s] - failed, failed, cyclesEach);
-                a += size;
-            }
-        }
+    void forEachInstruction(RangeTable.InstructionVisitor v) {
+        ranges.forEachInstruction(v);
     }
 
     /** Instructions executed per function (passed or failed), indexed by function number. */

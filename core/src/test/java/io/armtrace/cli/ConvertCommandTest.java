@@ -41,9 +41,9 @@ class ConvertCommandTest {
 
     private static List<String> packets(TraceProtocol p, int id, Registers regs, TraceData data) throws IOException {
         List<String> out = new ArrayList<>();
-        p.packets(new DecodeInput(id, regs, ProgramImage.of(new MemoryImage()), data, DecodeOptions.DEFAULT), (offset, text) -> {
-            if (!text.startsWith("NOT_SYNC")) { // unsynchronised bytes: one line however many there are
-                out.add(text);
+        p.packets(new DecodeInput(id, regs, ProgramImage.of(new MemoryImage()), data, DecodeOptions.DEFAULT), packet -> {
+            if (!packet.kind().equals("NOT_SYNC")) { // unsynchronised bytes: one line however many there are
+                out.add(packet.text());
             }
         });
         return out;

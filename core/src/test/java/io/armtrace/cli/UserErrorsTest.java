@@ -102,6 +102,31 @@ class UserErrorsTest {
     }
 
     @Test
+    void anEarlierOptionNameWorksWithANoteOrIsRefusedNamingTheNewOne(@TempDir Path tmp) throws Exception {
+        Path elf = tmp.resolve("a9.elf");
+        Files.write(elf, Corpus.elfBytes("a9-thumb"));
+        String exec = Path.of("core/src/test/resources/groundtruth/a9-thumb.exec.gz").toString();
+        CliTest.Result renamed = CliTest.run("encode", "--protocol", "etm3", "--execution", exec, "--image", elf.toString(),
+                "-o", tmp.resolve("old.bin").toString(), "--branch-output");
+        assertThat(renamed.exit()).as(renamed.err()).isZero();
+        assertThat(renamed.err()).contains("--branch-output is deprecated; it is now called --branch-broadcast.");
+        CliTest.Result current = CliTest.run("encode", "--protocol", "etm3", "--execution", exec, "--image", elf.toString(),
+                "-o", tmp.resolve("new.bin").toString(), "--branch-broadcast");
+        assertThat(current.exit()).as(current.err()).isZero();
+        assertThat(current.err()).doesNotContain("deprecated");
+        assertThat(Files.readAllBytes(tmp.resolve("old.bin"))).isEqualTo(Files.readAllBytes(tmp.resolve("new.bin")));
+        CliTest.Result plain = CliTest.run("encode", "--protocol", "etm3", "--execution", exec, "--image", elf.toString(),
+                "-o", tmp.resolve("plain.bin").toString());
+        // ETMCR[8] traces direct branches too: more trace
+        assertThat(Files.size(tmp.resolve("new.bin"))).isGreaterThan(Files.size(tmp.resolve("plain.bin")));
+
+        CliTest.Result refused = CliTest.run("encode", "--protocol", "etm3", "--execution", exec, "--image", elf.toString(),
+                "-o", tmp.resolve("t.bin").toString(), "--context-id=4");
+        assertMistake(refused, "--context-id-size");
+        assertThat(tmp.resolve("t.bin")).doesNotExist();
+    }
+
+    @Test
     void aNumberThatDoesNotParseIsNamedNotQuotedFromTheLibrary(@TempDir Path tmp) throws Exception {
         Path elf = tmp.resolve("a9.elf");
         Files.write(elf, Corpus.elfBytes("a9-thumb"));

@@ -96,7 +96,7 @@ class ChunkedDecodeTest {
             split += encodeAndCompare("ptm", name, Map.of("sync-period", "256", "timestamps", "on",
                     "cycle-accurate", "on", "context-id-size", "4", "context-id", "0x42"));
             split += encodeAndCompare("etm3", name, Map.of("async-period", "256", "isync-period", "256",
-                    "cycle-accurate", "", "context-id", "4", "timestamps", ""));
+                    "cycle-accurate", "", "context-id-size", "4", "timestamps", ""));
         }
         assertThat(split).isGreaterThan(0);
     }

@@ -110,7 +110,7 @@ public class PtmDecodeBenchmark {
         return 0;
     }
 
-    static final class Counter implements PtmPacketListener {
+    static final class Counter implements io.armtrace.protocol.PacketListener<PtmPacket> {
         long packets;
 
         @Override

@@ -369,7 +369,7 @@ final class Etm2Capture {
         }
         int codes = version == 1 ? 8 : 16;
         for (int code = 0; code < codes; code++) {
-            String mn = Etm2PacketReader.mnemonic(version, code);
+            String mn = Etm2CycleRing.mnemonic(version, code);
             if (mn.length() != n) {
                 continue;
             }

@@ -92,7 +92,7 @@ public record Etm2Config(int version, int portWidth, boolean halfRate, boolean c
 
     /**
      * The configuration the registers describe; {@code options} ({@code etm-version}, {@code port-width},
-     * {@code cycle-accurate}, {@code context-id-bytes}, {@code branch-output}) override them. A value that
+     * {@code cycle-accurate}, {@code context-id-size}, {@code branch-broadcast}, as {@link io.armtrace.protocol.EncodeOption} names them) override them. A value that
      * is not valid throws {@link IllegalArgumentException} with one sentence.
      */
     public static Etm2Config from(Registers regs, Map<String, String> options) {
@@ -134,8 +134,8 @@ public record Etm2Config(int version, int portWidth, boolean halfRate, boolean c
                     case "port-width" -> width = parseInt(e.getKey(), v);
                     case "cycle-accurate" -> cycleAccurate = parseBool(e.getKey(), v);
                     case "half-rate" -> half = parseBool(e.getKey(), v);
-                    case "context-id-bytes" -> ctx = parseInt(e.getKey(), v);
-                    case "branch-output" -> branchOut = parseBool(e.getKey(), v);
+                    case "context-id-size" -> ctx = parseInt(e.getKey(), v);
+                    case "branch-broadcast" -> branchOut = parseBool(e.getKey(), v);
                     default -> {
                         // not a configuration option: the caller handles it
                     }

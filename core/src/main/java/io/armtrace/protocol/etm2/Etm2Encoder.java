@@ -194,18 +194,18 @@ public final class Etm2Encoder {
                 }
             }
             if (pair) {
-                instructionCycle(Etm2PacketReader.IE);
+                instructionCycle(Etm2CycleRing.IE);
             }
             if (!s.executed()) {
-                instructionCycle(Etm2PacketReader.IN);
+                instructionCycle(Etm2CycleRing.IN);
             } else if (attached) {
                 branchCycle(exc.handler(), Isa.A32, false);
             } else if (cont < 0 || (cont == s.address() + size && kind != WaypointKind.INDIRECT_BRANCH
                     && kind != WaypointKind.EXCEPTION_RETURN)) {
-                instructionCycle(Etm2PacketReader.IE);
+                instructionCycle(Etm2CycleRing.IE);
             } else if (kind == WaypointKind.DIRECT_BRANCH && insn.target == cont && insn.targetIsa == nextIsa
                     && !cfg.branchOutput() && !(v1 && syncPending)) {
-                instructionCycle(Etm2PacketReader.IE);
+                instructionCycle(Etm2CycleRing.IE);
                 refill();
             } else {
                 branchCycle(cont, exc != null && !attached ? s.isa() : nextIsa, false);
@@ -249,7 +249,7 @@ public final class Etm2Encoder {
                 return -1;
             }
         }
-        int raw = (taken ? 8 : 12) | (t.executed() ? Etm2PacketReader.V2_IE : Etm2PacketReader.V2_IN);
+        int raw = (taken ? 8 : 12) | (t.executed() ? Etm2CycleRing.V2_IE : Etm2CycleRing.V2_IN);
         pushLen = 0;
         stallFor(0, false);
         emit(RAW + raw);
@@ -274,7 +274,7 @@ public final class Etm2Encoder {
             pushStartsSequence = true;
             stallFor(pushLen, true);
             int apo = pendingStarts;
-            emit(Etm2PacketReader.BE);
+            emit(Etm2CycleRing.BE);
             apoCycles(apo);
         } else {
             tfo(reason, address, isa, false);
@@ -309,7 +309,7 @@ public final class Etm2Encoder {
         if (width == 4) {
             tfoHigh = (value >> 3) & 15;
         }
-        record(Etm2PacketReader.TD, pkt, false);
+        record(Etm2CycleRing.TD, pkt, false);
         pushNow();
         tick();
         lastPacked = Etm2Address.pack(a & ~1L, isa);
@@ -322,7 +322,7 @@ public final class Etm2Encoder {
             idleCycle();
             return;
         }
-        if (!v1 && syncPending && status == Etm2PacketReader.IE && midByte < 0 && tfoHigh < 0) {
+        if (!v1 && syncPending && status == Etm2CycleRing.IE && midByte < 0 && tfoHigh < 0) {
             tfo(0, pcOf(), insnIsa(), true);
             return;
         }
@@ -379,7 +379,7 @@ public final class Etm2Encoder {
         }
         stallFor(pushLen, v1);
         int apo = pendingStarts;
-        emit(Etm2PacketReader.BE);
+        emit(Etm2CycleRing.BE);
         if (v1) {
             apoCycles(apo);
         } else {
@@ -423,7 +423,7 @@ public final class Etm2Encoder {
         int pkt = 0;
         boolean sync = false;
         boolean output;
-        if (trigger(Etm2PacketReader.WT)) {
+        if (trigger(Etm2CycleRing.WT)) {
             tick();
             pushLen = keepLen;
             return;
@@ -440,7 +440,7 @@ public final class Etm2Encoder {
                 sync = (o >> 32) != 0;
             }
         }
-        int status = output ? Etm2PacketReader.WT : Etm2PacketReader.TD;
+        int status = output ? Etm2CycleRing.WT : Etm2CycleRing.TD;
         record(status, pkt, sync);
         tick();
         pushLen = keepLen;
@@ -455,9 +455,9 @@ public final class Etm2Encoder {
             return false;
         }
         triggered = true;
-        int replaced = status == Etm2PacketReader.TD ? Etm2PacketReader.WT : status;
-        record(Etm2PacketReader.TR, replaced >= RAW ? replaced - RAW
-                : Etm2PacketReader.rawPipestat(cfg.version(), replaced), false);
+        int replaced = status == Etm2CycleRing.TD ? Etm2CycleRing.WT : status;
+        record(Etm2CycleRing.TR, replaced >= RAW ? replaced - RAW
+                : Etm2CycleRing.rawPipestat(cfg.version(), replaced), false);
         return true;
     }
 
@@ -575,7 +575,7 @@ public final class Etm2Encoder {
             sy = Arrays.copyOf(sy, n * 2);
         }
         // ETMv2 has its own PIPESTAT values (a branch is a DE with a branch address packet)
-        ps[n] = v1 ? status : status >= RAW ? status - RAW : Etm2PacketReader.rawPipestat(2, status);
+        ps[n] = v1 ? status : status >= RAW ? status - RAW : Etm2CycleRing.rawPipestat(2, status);
         pk[n] = pkt;
         sy[n] = sync;
         n++;
@@ -590,7 +590,7 @@ public final class Etm2Encoder {
             case CYCLES -> {
                 Etm2Capture.writeHeader(out, cfg);
                 for (int k = 0; k < n; k++) {
-                    if (dropTd && ps[k] == Etm2PacketReader.TD && (pk[k] & 1) == 0) {
+                    if (dropTd && ps[k] == Etm2CycleRing.TD && (pk[k] & 1) == 0) {
                         continue;
                     }
                     Etm2Capture.writeRecord(out, ps[k], pk[k], sy[k]);
@@ -600,7 +600,7 @@ public final class Etm2Encoder {
                 StringBuilder sb = new StringBuilder(n * 16);
                 sb.append(v1 ? "cycle,pipestat,tracepkt,tracesync\n" : "cycle,pipestat,tracepkt\n");
                 for (int k = 0; k < n; k++) {
-                    if (dropTd && ps[k] == Etm2PacketReader.TD && (pk[k] & 1) == 0) {
+                    if (dropTd && ps[k] == Etm2CycleRing.TD && (pk[k] & 1) == 0) {
                         continue;
                     }
                     sb.append(k).append(',').append(ps[k]).append(",0x").append(Integer.toHexString(pk[k]));
@@ -616,7 +616,7 @@ public final class Etm2Encoder {
                 int per = Etm2Capture.cyclesPerEtbWord(width);
                 // pad to whole words with trace-disabled cycles
                 while (n % per != 0) {
-                    record(Etm2PacketReader.TD, 0, false);
+                    record(Etm2CycleRing.TD, 0, false);
                 }
                 for (int k = 0; k < n; k += per) {
                     int w = Etm2Capture.etbWord(cfg, ps, pk, sy, k, per);

@@ -24,7 +24,7 @@ import io.armtrace.trace.WaypointKind;
  * Decoding starts at the first sync point (a TFO in ETMv2, a full branch address in either version) and
  * after any loss waits for the next one. Element offsets are cycle numbers of the capture.
  */
-final class Etm2Flow implements Etm2PacketReader.Listener {
+final class Etm2Flow implements Etm2CycleRing.Listener {
     private final Etm2Config cfg;
     private final MemoryImage mem;
     private final ElementSink sink;
@@ -67,14 +67,14 @@ final class Etm2Flow implements Etm2PacketReader.Listener {
     @Override
     public void cycle(long cycle, int status, long target, Isa tIsa, boolean cancel, boolean known) {
         if (!known) {
-            lose(cycle, status == Etm2PacketReader.BE || status == Etm2PacketReader.BD
+            lose(cycle, status == Etm2CycleRing.BE || status == Etm2CycleRing.BD
                     ? "branch address could not be read" : "trace packets could not be read");
             return;
         }
         switch (status) {
-            case Etm2PacketReader.IE, Etm2PacketReader.ID -> instruction(cycle, true, -1, null, false);
-            case Etm2PacketReader.IN, Etm2PacketReader.DN -> instruction(cycle, false, -1, null, false);
-            case Etm2PacketReader.BE, Etm2PacketReader.BD -> {
+            case Etm2CycleRing.IE, Etm2CycleRing.ID -> instruction(cycle, true, -1, null, false);
+            case Etm2CycleRing.IN, Etm2CycleRing.DN -> instruction(cycle, false, -1, null, false);
+            case Etm2CycleRing.BE, Etm2CycleRing.BD -> {
                 if (!synced) {
                     if (target >= 0) {
                         resync(cycle, target, tIsa, TraceOn.Reason.SYNC);
@@ -83,7 +83,7 @@ final class Etm2Flow implements Etm2PacketReader.Listener {
                 }
                 instruction(cycle, true, target, tIsa, cancel);
             }
-            case Etm2PacketReader.DW -> {
+            case Etm2CycleRing.DW -> {
                 if (target < 0) {
                     return;
                 }

@@ -5,6 +5,7 @@ import io.armtrace.image.MemoryImage;
 import io.armtrace.image.ProgramImage;
 import io.armtrace.protocol.DecodeInput;
 import io.armtrace.protocol.EncodeOutput;
+import io.armtrace.protocol.EncodeOption;
 import io.armtrace.protocol.PacketListener;
 import io.armtrace.protocol.TraceProtocol;
 import io.armtrace.source.Registers;
@@ -67,9 +68,9 @@ public final class Etm2Protocol implements TraceProtocol {
     }
 
     @Override
-    public void packets(DecodeInput input, PacketListener out) throws IOException {
+    public void packets(DecodeInput input, PacketListener<io.armtrace.protocol.Packet> out) throws IOException {
         Holder h = new Holder();
-        Etm2PacketReader.Listener quiet = new Etm2PacketReader.Listener() {
+        Etm2CycleRing.Listener quiet = new Etm2CycleRing.Listener() {
             @Override
             public void cycle(long cycle, int status, long target, io.armtrace.trace.Isa isa, boolean cancel,
                               boolean known) {
@@ -85,24 +86,24 @@ public final class Etm2Protocol implements TraceProtocol {
 
             @Override
             public void trigger(long cycle) {
-                out.packet(cycle, "trigger");
+                out.packet(new io.armtrace.protocol.Packet("trigger", cycle, 0, ""));
             }
 
             @Override
             public void lost(long cycle, String reason) {
-                out.packet(cycle, "lost: " + reason);
+                out.packet(new io.armtrace.protocol.Packet("lost", cycle, 0, ": " + reason));
             }
 
             @Override
             public void error(long cycle, String message) {
-                out.packet(cycle, "error: " + message);
+                out.packet(new io.armtrace.protocol.Packet("error", cycle, 0, ": " + message));
             }
         };
         try (InputStream in = input.data().open()) {
             Etm2Capture.read(in, hdr -> {
                 h.cfg = config(input.registers(), hdr);
-                h.reader = new Etm2PacketReader(h.cfg, quiet);
-                h.reader.setLister(out::packet);
+                h.reader = Etm2CycleRing.forConfig(h.cfg, quiet);
+                h.reader.setLister(out);
                 return h.cfg;
             }, new Forward(h));
         }
@@ -119,7 +120,7 @@ public final class Etm2Protocol implements TraceProtocol {
             Etm2Capture.read(in, hdr -> {
                 h.cfg = config(input.registers(), hdr);
                 h.flow = new Etm2Flow(h.cfg, mem, sink, input.traceId());
-                h.reader = new Etm2PacketReader(h.cfg, h.flow);
+                h.reader = Etm2CycleRing.forConfig(h.cfg, h.flow);
                 return h.cfg;
             }, new Forward(h));
         }
@@ -144,7 +145,7 @@ public final class Etm2Protocol implements TraceProtocol {
 
     private static final class Holder {
         Etm2Config cfg;
-        Etm2PacketReader reader;
+        Etm2CycleRing reader;
         Etm2Flow flow;
     }
 
@@ -175,7 +176,7 @@ public final class Etm2Protocol implements TraceProtocol {
         for (Map.Entry<String, String> e : options.entrySet()) {
             String v = e.getValue() == null ? "" : e.getValue().trim();
             switch (e.getKey()) {
-                case "etm-version", "port-width", "cycle-accurate", "half-rate", "context-id-bytes", "branch-output" ->
+                case "etm-version", "port-width", "cycle-accurate", "half-rate", "context-id-size", "branch-broadcast" ->
                         cfgOpts.put(e.getKey(), v);
                 case "sync-period" -> sync = Etm2Config.parseInt(e.getKey(), v);
                 case "full-address" -> full = Etm2Config.parseBool(e.getKey(), v.toLowerCase(Locale.ROOT));
@@ -214,21 +215,20 @@ public final class Etm2Protocol implements TraceProtocol {
 
     @Override
     public Map<String, String> encodeOptions() {
-        Map<String, String> m = new LinkedHashMap<>();
-        m.put("etm-version", "1 (ETMv1: 3-bit PIPESTAT, TRACESYNC) or 2 (ETMv2: 4-bit PIPESTAT, TFOs); default 2");
-        m.put("port-width", "TRACEPKT width: 4, 8 or 16 bits; default 8");
-        m.put("cycle-accurate", "keep every cycle (true) or drop trace-disabled cycles as a capture device may");
-        m.put("half-rate", "record half-rate clocking in ETMCR[13]");
-        m.put("context-id-bytes", "context ID size in sync packets: 0, 1, 2 or 4");
-        m.put("context-id", "the context ID value to trace");
-        m.put("branch-output", "output every branch, direct ones too, with its address (ETMCR[8])");
-        m.put("full-address", "never compress branch addresses (always five bytes)");
-        m.put("sync-period", "cycles between synchronization points (ETMSYNCFR); default 1024");
-        m.put("fifo-bytes", "trace FIFO size; default 45");
-        m.put("stall", "stall the core when the FIFO is full (default true); false: overflow, lose trace, restart");
-        m.put("branch-folding", "ETMv2: trace folded direct branches as branch phantoms, as ARM10 does");
-        m.put("trigger-cycle", "the trigger fires at this cycle (TR on PIPESTAT); default none");
-        m.put("capture-format", "cycles (armtrace per-cycle records), csv, or etb (ETM9 ETB words)");
-        return m;
+        return EncodeOption.list(
+                EncodeOption.ETM_VERSION, "default 2",
+                EncodeOption.PORT_WIDTH, "default 8",
+                EncodeOption.CYCLE_ACCURATE, "default on; off drops trace-disabled cycles as a capture device may",
+                EncodeOption.HALF_RATE, "",
+                EncodeOption.CONTEXT_ID_SIZE, "default 0",
+                EncodeOption.CONTEXT_ID, "default 0",
+                EncodeOption.BRANCH_BROADCAST, "",
+                EncodeOption.FULL_ADDRESS, "",
+                EncodeOption.SYNC_PERIOD, "cycles between synchronization points (ETMSYNCFR), default 1024",
+                EncodeOption.FIFO_BYTES, "default 45",
+                EncodeOption.STALL, "default on",
+                EncodeOption.BRANCH_FOLDING, "",
+                EncodeOption.TRIGGER_CYCLE, "default none",
+                EncodeOption.CAPTURE_FORMAT, "default cycles");
     }
 }

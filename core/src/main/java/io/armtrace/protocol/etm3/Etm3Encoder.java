@@ -11,7 +11,6 @@ import io.armtrace.protocol.OptionValues;
 import io.armtrace.trace.Isa;
 import io.armtrace.trace.WaypointKind;
 import java.util.Arrays;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -33,40 +32,40 @@ public final class Etm3Encoder {
         public static final Options DEFAULT = new Options(false, false, 0, 0, false, 0, false, false, 1024, 1024,
                 false, false, false, 0x10, false);
 
-        public static final Map<String, String> DESCRIPTIONS;
-
-        static {
-            Map<String, String> d = new LinkedHashMap<>();
-            d.put("alt-branch", "use the alternative branch address encoding (ETMv3.4+, ETMIDR[20])");
-            d.put("cycle-accurate", "cycle-accurate P-headers (ETMCR[12])");
-            d.put("context-id", "context ID size in bytes: 0, 1, 2 or 4 (ETMCR[15:14])");
-            d.put("vmid", "trace the VMID (ETMCR[30])");
-            d.put("timestamps", "timestamps after each I-sync (ETMCR[28]); value 64 for 64-bit timestamps");
-            d.put("async-period", "bytes between A-sync packets (default 1024)");
-            d.put("isync-period", "bytes between periodic I-sync packets (default 1024)");
-            d.put("exceptions", "exception encoding: info (exception information bytes) or byte5 (deprecated)");
-            d.put("profile", "AR or M: an ARMv7-M core numbers exceptions as IHI 0014Q Table 7.11 says");
-            d.put("exception-packets", "ARMv7-M exception entry/exit packets");
-            d.put("branch-output", "a branch packet for every taken branch, direct ones too (ETMCR[8])");
-            d.put("trace-id", "trace ID (ETMTRACEIDR), default 0x10");
-            DESCRIPTIONS = java.util.Collections.unmodifiableMap(d);
-        }
+        /** The options {@code parse} takes, from the one table of encoder options. */
+        public static final Map<String, String> DESCRIPTIONS = io.armtrace.protocol.EncodeOption.list(
+                io.armtrace.protocol.EncodeOption.ALT_BRANCH, "",
+                io.armtrace.protocol.EncodeOption.CYCLE_ACCURATE, "",
+                io.armtrace.protocol.EncodeOption.CONTEXT_ID_SIZE, "default 0",
+                io.armtrace.protocol.EncodeOption.CONTEXT_ID, "default 0x12345678",
+                io.armtrace.protocol.EncodeOption.VMID, "",
+                io.armtrace.protocol.EncodeOption.TIMESTAMPS, "value 64 for 64-bit timestamps",
+                io.armtrace.protocol.EncodeOption.ASYNC_PERIOD, "default 1024",
+                io.armtrace.protocol.EncodeOption.ISYNC_PERIOD, "default 1024",
+                io.armtrace.protocol.EncodeOption.EXCEPTIONS, "",
+                io.armtrace.protocol.EncodeOption.PROFILE, "an ARMv7-M core (M) numbers exceptions as IHI 0014Q Table 7.11 says",
+                io.armtrace.protocol.EncodeOption.EXCEPTION_PACKETS, "",
+                io.armtrace.protocol.EncodeOption.BRANCH_BROADCAST, "",
+                io.armtrace.protocol.EncodeOption.TRACE_ID, "default 0x10");
 
         public static Options parse(Map<String, String> options) {
             Options o = DEFAULT;
+            int contextIdBytes = DEFAULT.contextIdBytes();
+            long contextId = 0x12345678L;
             for (Map.Entry<String, String> e : options.entrySet()) {
                 String v = e.getValue() == null ? "" : e.getValue().trim().toLowerCase(Locale.ROOT);
                 switch (e.getKey()) {
                     case "alt-branch" -> o = o.withAlternativeBranch(OptionValues.flag(e.getKey(), v));
                     case "cycle-accurate" -> o = o.withCycleAccurate(OptionValues.flag(e.getKey(), v));
-                    case "context-id" -> {
-                        int n = v.isEmpty() || v.equals("on") ? 4 : Integer.parseInt(v);
+                    case "context-id-size" -> {
+                        long n = OptionValues.number(e.getKey(), v);
                         if (n != 0 && n != 1 && n != 2 && n != 4) {
-                            throw new IllegalArgumentException("--context-id takes 0, 1, 2 or 4 (bytes), not " + v + ".");
+                            throw new IllegalArgumentException("--context-id-size takes 0, 1, 2 or 4 (bytes), not " + v + ".");
                         }
-                        o = o.withContextId(n, 0x12345678L);
+                        contextIdBytes = (int) n;
                     }
-                    case "vmid" -> o = o.withVmid(OptionValues.flag(e.getKey(), v), 0x5A);
+                    case "context-id" -> contextId = OptionValues.number(e.getKey(), v) & 0xFFFFFFFFL;
+                    case "vmid" -> o = o.withVmid(true, (int) (OptionValues.number(e.getKey(), v) & 0xFF));
                     case "timestamps" -> o = o.withTimestamps(v.equals("64") || v.equals("48") || OptionValues.flag(e.getKey(), v),
                             v.equals("64"));
                     case "async-period" -> o = o.withPeriods(Integer.decode(v), o.isyncPeriod());
@@ -85,11 +84,12 @@ public final class Etm3Encoder {
                     }
                     case "exception-packets" -> o = o.withArmv7m(o.armv7m(), OptionValues.flag(e.getKey(), v));
                     case "trace-id" -> o = o.withTraceId(Integer.decode(v));
-                    case "branch-output" -> o = o.withBranchOutput(OptionValues.flag(e.getKey(), v));
+                    case "branch-broadcast" -> o = o.withBranchOutput(OptionValues.flag(e.getKey(), v));
                     default -> throw new IllegalArgumentException("ETMv3 has no encoder option --" + e.getKey() + ".");
                 }
             }
-            return o;
+            boolean contextGiven = options.containsKey("context-id-size") || options.containsKey("context-id");
+            return contextGiven ? o.withContextId(contextIdBytes, contextId) : o;
         }
 
         public Options withAlternativeBranch(boolean on) {

@@ -38,7 +38,7 @@ import io.armtrace.trace.WaypointKind;
  * decides whether its waypoint was taken. Barriers are no waypoints here (every instruction has its
  * own atom), so the walker is built without them.
  */
-public final class Etm3Flow implements Etm3PacketReader.Listener {
+public final class Etm3Flow implements io.armtrace.protocol.PacketListener<Etm3Packet> {
     private final Etm3Config config;
     /** Most bytes one cached block covers; longer straight code continues in the next block. */
     static final int BLOCK_BYTES = 4096;

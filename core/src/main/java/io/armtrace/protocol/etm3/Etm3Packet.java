@@ -88,6 +88,22 @@ public final class Etm3Packet {
         return sb.toString();
     }
 
+    /** The name of this packet's kind in listings and statistics. */
+    public String kindName() {
+        return switch (kind) {
+            case P_HEADER -> "P_HDR";
+            case OUT_OF_ORDER_DATA -> "OOO_DATA";
+            case OUT_OF_ORDER_PLACEHOLDER -> "OOO_PLACEHOLDER";
+            default -> kind.name();
+        };
+    }
+
+    /** This packet as a protocol-independent record (for listings, not for the decode path). */
+    public io.armtrace.protocol.Packet toPacket() {
+        return io.armtrace.protocol.Packet.ofText(kindName(), offset, length, toString());
+    }
+
+    /** The packet in words: its kind name, then its fields. */
     @Override
     public String toString() {
         return switch (kind) {

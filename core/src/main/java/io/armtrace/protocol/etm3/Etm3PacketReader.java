@@ -1,5 +1,6 @@
 package io.armtrace.protocol.etm3;
 
+import io.armtrace.protocol.PacketListener;
 import io.armtrace.protocol.etm3.Etm3Packet.Kind;
 import io.armtrace.trace.Isa;
 
@@ -11,12 +12,6 @@ import io.armtrace.trace.Isa;
  */
 public final class Etm3PacketReader {
 
-    /** Receives each packet; the packet object is reused after the call returns. */
-    @FunctionalInterface
-    public interface Listener {
-        void packet(Etm3Packet packet);
-    }
-
     private static final int NEED_MORE = 1;
     private static final int COMPLETE = 0;
     private static final int BAD = -1;
@@ -24,7 +19,7 @@ public final class Etm3PacketReader {
     private static final int MAX_PACKET = 32;
 
     private final Etm3Config config;
-    private final Listener listener;
+    private final PacketListener<Etm3Packet> listener;
     private final Etm3Packet p;
     private final int[] pTable;
     private final boolean alt;
@@ -57,12 +52,12 @@ public final class Etm3PacketReader {
     private long timestamp;
     private long dataAddress;
 
-    public Etm3PacketReader(Etm3Config config, Listener listener) {
+    public Etm3PacketReader(Etm3Config config, PacketListener<Etm3Packet> listener) {
         this(config, listener, new Etm3Packet());
     }
 
     /** A reader whose first pushed byte is at stream offset {@code start} (a split point). */
-    public Etm3PacketReader(Etm3Config config, Listener listener, long start) {
+    public Etm3PacketReader(Etm3Config config, PacketListener<Etm3Packet> listener, long start) {
         this(config, listener, new Etm3Packet());
         this.position = start;
     }
@@ -76,7 +71,7 @@ public final class Etm3PacketReader {
         return new State(synced, address, isa, ns, hyp, altIsa, contextId, vmid, timestamp, dataAddress);
     }
 
-    private Etm3PacketReader(Etm3Config config, Listener listener, Etm3Packet packet) {
+    private Etm3PacketReader(Etm3Config config, PacketListener<Etm3Packet> listener, Etm3Packet packet) {
         this.config = config;
         this.listener = listener;
         this.p = packet;

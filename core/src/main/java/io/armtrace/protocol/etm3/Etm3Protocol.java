@@ -57,9 +57,9 @@ public final class Etm3Protocol implements TraceProtocol {
     }
 
     @Override
-    public void packets(DecodeInput input, PacketListener out) throws IOException {
+    public void packets(DecodeInput input, PacketListener<io.armtrace.protocol.Packet> out) throws IOException {
         Etm3Config cfg = config(input);
-        Etm3PacketReader reader = new Etm3PacketReader(cfg, p -> out.packet(p.offset, p.length, p.toString()));
+        Etm3PacketReader reader = new Etm3PacketReader(cfg, p -> out.packet(p.toPacket()));
         io.armtrace.protocol.TraceFeed.feed(input.data(), reader::push);
         reader.end();
     }

@@ -13,7 +13,6 @@ import io.armtrace.source.Registers;
 import io.armtrace.trace.Isa;
 import io.armtrace.trace.WaypointKind;
 import java.io.ByteArrayOutputStream;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -43,20 +42,16 @@ import java.util.Map;
  */
 public final class Etm4Encoder {
 
-    /** Encoder options: name to one-line description. */
-    static final Map<String, String> OPTIONS;
-
-    static {
-        Map<String, String> m = new LinkedHashMap<>();
-        m.put("return-stack", "on|off: predict returns with the return stack (TRCCONFIGR.RS), default off");
-        m.put("exact-match", "on|off: trace a target found in the address history as an exact-match packet, default on");
-        m.put("sync-period", "bytes of trace between periodic A-sync and Trace Info packets, 16 or more, default 1024");
-        m.put("trace-id", "CoreSight trace ID (TRCTRACEIDR), 0x01 to 0x6f, default 0x10");
-        m.put("el", "exception level of the first instruction, 0-3 (default: the record's, else 0)");
-        m.put("security", "secure|non-secure: security state of the core (default: the record's, else non-secure)");
-        m.put("profile", "AR: the core's architecture profile (only A-profile AArch64 code is encoded)");
-        OPTIONS = java.util.Collections.unmodifiableMap(m);
-    }
+    /** Encoder options, from the one table of encoder options: name to one-line description. */
+    static final Map<String, String> OPTIONS = io.armtrace.protocol.EncodeOption.list(
+            io.armtrace.protocol.EncodeOption.RETURN_STACK, "TRCCONFIGR.RS, default off",
+            io.armtrace.protocol.EncodeOption.EXACT_MATCH, "default on",
+            io.armtrace.protocol.EncodeOption.SYNC_PERIOD,
+            "bytes of trace between periodic A-sync and Trace Info packets, 16 or more, default 1024",
+            io.armtrace.protocol.EncodeOption.TRACE_ID, "TRCTRACEIDR, default 0x10",
+            io.armtrace.protocol.EncodeOption.EL, "default: the record's, else 0",
+            io.armtrace.protocol.EncodeOption.SECURITY, "default: the record's, else non-secure",
+            io.armtrace.protocol.EncodeOption.PROFILE, "only AR: A-profile AArch64 code is encoded");
 
     // Identification registers of the unit described (IHI 0064 and ETE register descriptions):
     // TRCIDR0: branch broadcast, cycle counting and return stack implemented, 64-bit timestamps, no Q elements,

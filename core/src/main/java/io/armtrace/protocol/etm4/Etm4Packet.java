@@ -181,20 +181,26 @@ public final class Etm4Packet {
         "PE reset", "Debug halt", "Call", "Trap", "System error", "Reserved", "Inst debug", "Data debug",
         "Reserved", "Reserved", "Alignment", "Inst fault", "Data fault", "Reserved", "IRQ", "FIQ"};
 
-    /** Exception names, M-profile (IHI 0064's M-profile exception types). */
-    static final String[] M_EXCEPTIONS = {
-        "Reserved", "PE reset", "NMI", "HardFault", "MemManage", "BusFault", "UsageFault", "Reserved",
-        "Reserved", "Reserved", "Reserved", "SVC", "DebugMonitor", "Reserved", "PendSV", "SysTick",
-        "IRQ0", "IRQ1", "IRQ2", "IRQ3", "IRQ4", "IRQ5", "IRQ6", "IRQ7", "DebugHalt", "LazyFP push", "Lockup",
-        "Reserved", "Reserved", "Reserved", "Reserved", "Reserved"};
-
-    /** The name of exception {@code type}. */
+    /**
+     * The name of exception {@code type}. An M-profile type is the exception number (IHI 0064, the M-profile
+     * exception types: 2 NMI ... 15 SysTick, 16 + n IRQ n for n below 8, 0x200 + n for IRQ n from 8 on), so its
+     * name comes from the one table of M-profile exception names; ETMv4 spells three of them its own way (as
+     * OpenCSD lists them: "PE reset", "SVC", and 7 is reserved in the packet even where it is SecureFault) and
+     * adds three that are not exceptions of the architecture's table (24 to 26).
+     */
     public static String exceptionName(int type, boolean mProfile) {
         if (mProfile) {
-            if (type < M_EXCEPTIONS.length) {
-                return M_EXCEPTIONS[type];
-            }
-            return type >= 0x208 && type <= 0x3EF ? "IRQ" + (type - 0x200) : "Reserved";
+            String name = switch (type) {
+                case 1 -> "PE reset";
+                case 11 -> "SVC";
+                case 24 -> "DebugHalt";
+                case 25 -> "LazyFP push";
+                case 26 -> "Lockup";
+                default -> type >= 2 && type <= 23 && type != 7 ? io.armtrace.trace.MProfileExceptions.name(type)
+                        : type >= 0x208 && type <= 0x3EF ? io.armtrace.trace.MProfileExceptions.name(type - 0x200 + 16)
+                        : null;
+            };
+            return name != null ? name : "Reserved";
         }
         if (type == 0x18) {
             return "Transaction failure";
@@ -207,9 +213,18 @@ public final class Etm4Packet {
      * {@code mProfile} chooses the exception names.
      */
     public String text(boolean mProfile) {
+        return kind() + fields(mProfile);
+    }
+
+    /** This packet as a protocol-independent record (for listings, not for the decode path). */
+    public io.armtrace.protocol.Packet toPacket(boolean mProfile) {
+        return new io.armtrace.protocol.Packet(kind().name(), offset, length, fields(mProfile));
+    }
+
+    /** The packet's fields in words, after its kind. */
+    private String fields(boolean mProfile) {
         Kind kind = kind();
         StringBuilder sb = new StringBuilder(64);
-        sb.append(kind);
         switch (kind) {
             case NOT_SYNC -> sb.append(' ').append(length).append(" bytes before a synchronization point");
             case TRACE_INFO -> {

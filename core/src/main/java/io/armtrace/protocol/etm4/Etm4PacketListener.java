@@ -1,7 +1,11 @@
 package io.armtrace.protocol.etm4;
 
-/** Receives the packets of an ETMv4/ETE stream in order. The packet object is reused after the call returns. */
+import io.armtrace.protocol.PacketListener;
+
+/**
+ * Receives the packets of an ETMv4/ETE stream in order. The packet object is reused after the call returns.
+ * The ETMv4 name for the protocol-generic {@link PacketListener}.
+ */
 @FunctionalInterface
-public interface Etm4PacketListener {
-    void packet(Etm4Packet packet);
+public interface Etm4PacketListener extends PacketListener<Etm4Packet> {
 }

@@ -89,10 +89,10 @@ public final class Etm4Protocol implements TraceProtocol {
     }
 
     @Override
-    public void packets(DecodeInput input, PacketListener out) throws IOException {
+    public void packets(DecodeInput input, PacketListener<io.armtrace.protocol.Packet> out) throws IOException {
         Etm4Config c = config(input);
         boolean m = c.isMProfile();
-        Etm4PacketReader reader = new Etm4PacketReader(c, p -> out.packet(p.offset, p.length, p.text(m)));
+        Etm4PacketReader reader = new Etm4PacketReader(c, p -> out.packet(p.toPacket(m)));
         TraceFeed.feed(input.data(), reader::push);
         reader.end();
     }

@@ -16,7 +16,7 @@ import io.armtrace.trace.TraceOn;
  * ITM/DWT packets to elements. Every packet stands for itself (there is no program to walk), so this is
  * mostly a translation; the state it keeps is the global timestamp, whose packets each give only part of it.
  */
-public final class ItmFlow implements ItmPacketReader.Listener {
+public final class ItmFlow implements io.armtrace.protocol.PacketListener<ItmPacket> {
     private static final ExceptionTrace.Function[] FUNCTIONS = {null, ExceptionTrace.Function.ENTRY,
         ExceptionTrace.Function.EXIT, ExceptionTrace.Function.RETURN};
     private static final LocalTimestamp.Relation[] RELATIONS = LocalTimestamp.Relation.values();

@@ -98,6 +98,30 @@ public final class ItmPacket {
         return (flags & 2) != 0;
     }
 
+    /** The name of this packet's kind in listings and statistics. */
+    public String kindName() {
+        return switch (kind) {
+            case SYNCHRONIZATION -> "SYNC";
+            case LOCAL_TIMESTAMP_1 -> "LTS1";
+            case LOCAL_TIMESTAMP_2 -> "LTS2";
+            case GLOBAL_TIMESTAMP_1 -> "GTS1";
+            case GLOBAL_TIMESTAMP_2 -> "GTS2";
+            case INSTRUMENTATION -> "SWIT";
+            case EXCEPTION_TRACE -> "EXCEPTION";
+            case PERIODIC_PC_SAMPLE, PERIODIC_PC_SLEEP -> "PC_SAMPLE";
+            case DATA_TRACE_PC_VALUE -> "DATA_PC";
+            case DATA_TRACE_ADDRESS -> "DATA_ADDRESS";
+            case DATA_TRACE_DATA_VALUE -> "DATA_VALUE";
+            case RESERVED_HARDWARE_SOURCE -> "HW_RESERVED";
+            default -> kind.name();
+        };
+    }
+
+    /** This packet as a protocol-independent record (for listings, not for the decode path). */
+    public io.armtrace.protocol.Packet toPacket() {
+        return io.armtrace.protocol.Packet.ofText(kindName(), offset, length, toString());
+    }
+
     /** The listing text of this packet: kind first, then its fields in words. */
     @Override
     public String toString() {

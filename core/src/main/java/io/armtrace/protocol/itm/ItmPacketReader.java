@@ -1,5 +1,7 @@
 package io.armtrace.protocol.itm;
 
+import io.armtrace.protocol.PacketListener;
+
 /**
  * Turns an ITM/DWT byte stream (SWO, or one source of a CoreSight formatted stream) into packets
  * (ARMv7-M ARM Appendix D4). Streaming: {@link #push} takes chunks of any size and a packet may span chunks;
@@ -11,12 +13,6 @@ package io.armtrace.protocol.itm;
  * next synchronization packet: ITM packets carry no redundancy that would let it resume earlier.
  */
 public final class ItmPacketReader {
-    /** Receives the packets in order; the packet object is reused after the call returns. */
-    @FunctionalInterface
-    public interface Listener {
-        void packet(ItmPacket packet);
-    }
-
     /** D4.2.1: at least 47 zero bits before the one, so five zero bytes before the 0x80 byte. */
     static final int SYNC_ZEROS = 5;
 
@@ -26,7 +22,7 @@ public final class ItmPacketReader {
     private static final int SOURCE = 3;    // the payload of an instrumentation or hardware source packet
     private static final int CONTINUED = 4; // the payload of a packet whose bytes carry a continuation bit
 
-    private final Listener out;
+    private final PacketListener<ItmPacket> out;
     private final ItmPacket p = new ItmPacket();
     private long pos;
     private int state = HUNT;
@@ -44,12 +40,12 @@ public final class ItmPacketReader {
     private int page;
     private long packets;
 
-    public ItmPacketReader(Listener out) {
+    public ItmPacketReader(PacketListener<ItmPacket> out) {
         this(out, 0);
     }
 
     /** A reader whose first byte is byte {@code offset} of the stream. */
-    public ItmPacketReader(Listener out, long offset) {
+    public ItmPacketReader(PacketListener<ItmPacket> out, long offset) {
         this.out = out;
         this.pos = offset;
     }

@@ -56,8 +56,8 @@ public final class ItmProtocol implements TraceProtocol {
     }
 
     @Override
-    public void packets(DecodeInput input, PacketListener out) throws IOException {
-        ItmPacketReader reader = new ItmPacketReader(p -> out.packet(p.offset, p.length, p.toString()));
+    public void packets(DecodeInput input, PacketListener<io.armtrace.protocol.Packet> out) throws IOException {
+        ItmPacketReader reader = new ItmPacketReader(p -> out.packet(p.toPacket()));
         TraceFeed.feed(input.data(), reader::push);
         reader.end();
     }
@@ -110,9 +110,8 @@ public final class ItmProtocol implements TraceProtocol {
 
     @Override
     public Map<String, String> encodeOptions() {
-        Map<String, String> m = new LinkedHashMap<>();
-        m.put("trace-id", "CoreSight trace ID (TraceBusID) written into ITM_TCR (default 1)");
-        m.put("ts-prescale", "local timestamp prescaler 1, 4, 16 or 64 (TSPrescale; default 1): lts ticks are counted in it");
-        return m;
+        return io.armtrace.protocol.EncodeOption.list(
+                io.armtrace.protocol.EncodeOption.TRACE_ID, "written into ITM_TCR as TraceBusID, default 1",
+                io.armtrace.protocol.EncodeOption.TS_PRESCALE, "default 1");
     }
 }

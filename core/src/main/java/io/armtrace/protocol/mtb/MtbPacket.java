@@ -49,6 +49,11 @@ public record MtbPacket(long offset, long source, boolean atom, long destination
         return "branch from 0x" + Long.toHexString(source) + " to 0x" + Long.toHexString(destination);
     }
 
+    /** This packet as a protocol-independent record, of kind {@code MTB}, spanning its {@link #SIZE} bytes. */
+    public io.armtrace.protocol.Packet toPacket() {
+        return io.armtrace.protocol.Packet.ofText("MTB", offset, SIZE, toString());
+    }
+
     @Override
     public String toString() {
         return String.format("MTB src=0x%08x A=%d dst=0x%08x S=%d  %s%s", source, atom ? 1 : 0, destination,

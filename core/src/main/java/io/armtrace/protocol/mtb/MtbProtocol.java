@@ -65,20 +65,21 @@ public final class MtbProtocol implements TraceProtocol {
     }
 
     @Override
-    public void packets(DecodeInput input, PacketListener out) throws IOException {
+    public void packets(DecodeInput input, PacketListener<io.armtrace.protocol.Packet> out) throws IOException {
         MtbConfig config = MtbConfig.from(input.registers());
         MtbLayout layout = config.layout(length(input.data()));
         if (layout.problem() != null) {
-            out.packet(0, "error: " + layout.problem());
+            out.packet(new io.armtrace.protocol.Packet("error", 0, 0, ": " + layout.problem()));
             return;
         }
-        out.packet(layout.bufferOffset(), String.format("buffer: %d bytes at byte %d of the dump, %s, %d packets in age order%s",
+        out.packet(new io.armtrace.protocol.Packet("buffer", layout.bufferOffset(), 0, String.format(": %d bytes at byte %d of the dump, %s, %d packets in age order%s",
                 layout.bufferSize(), layout.bufferOffset(), layout.wrapped() ? "wrapped" : "not wrapped",
-                layout.packetCount(), layout.note() == null ? "" : " (" + layout.note() + ")"));
+                layout.packetCount(), layout.note() == null ? "" : " (" + layout.note() + ")")));
         long missing = MtbPacketReader.read(input.data(), layout,
-                (offset, src, dst) -> out.packet(offset, 8, MtbPacket.of(offset, src, dst).toString()));
+                (offset, src, dst) -> out.packet(MtbPacket.of(offset, src, dst).toPacket()));
         if (missing > 0) {
-            out.packet(layout.dumpLength(), "error: the dump ends " + missing + " bytes before the end of the buffer");
+            out.packet(new io.armtrace.protocol.Packet("error", layout.dumpLength(), 0,
+                    ": the dump ends " + missing + " bytes before the end of the buffer"));
         }
     }
 
@@ -90,12 +91,13 @@ public final class MtbProtocol implements TraceProtocol {
     }
 
     /**
-     * Every MTB packet is two words (ARM DDI 0486, the MTB execution trace packet); the "buffer:" and "error:"
-     * lines of the listing are notes, and the listing goes in age order, not byte order, when the buffer wrapped.
+     * A packet stands for its own 8 bytes (ARM DDI 0486, the MTB execution trace packet); the "buffer" and
+     * "error" lines of the listing are notes of no bytes, and the listing goes in age order, not byte order,
+     * when the buffer wrapped.
      */
     @Override
-    public long packetBytes(String text, long toNext) {
-        return text.startsWith("MTB ") ? MtbPacket.SIZE : 0;
+    public boolean packetsFollowEachOther() {
+        return false;
     }
 
     @Override
@@ -189,19 +191,18 @@ public final class MtbProtocol implements TraceProtocol {
 
     @Override
     public Map<String, String> encodeOptions() {
-        Map<String, String> m = new LinkedHashMap<>();
-        m.put("buffer-size", "MTB buffer size in bytes, a power of two >= 16 (default 1024)");
-        m.put("sram-size", "size of the SRAM dump that holds the buffer (default: the buffer size)");
-        m.put("buffer-offset", "where the buffer lies in the SRAM dump, a multiple of the buffer size (default 0)");
-        m.put("base", "bus address of the SRAM dump, written as BASE (default 0x20000000)");
-        m.put("tstart", "addresses or symbols (comma-separated) whose execution starts trace (TSTART)");
-        m.put("tstop", "addresses or symbols (comma-separated) whose execution stops trace (TSTOP)");
-        m.put("halt-after", "stop the core after this many instructions (default: run to the end)");
-        m.put("pc", "record the halted core's PC as register PC: yes or no (default yes)");
-        m.put("position-bits", "implemented address bits of POSITION, higher bits read as zero (default 32)");
-        m.put("fill", "unused SRAM: zero, or a number seeding pseudo-random stale data (default zero)");
-        m.put("watermark", "byte offset in the buffer where trace stops for good (FLOW AUTOSTOP; default none)");
-        return m;
+        return io.armtrace.protocol.EncodeOption.list(
+                io.armtrace.protocol.EncodeOption.BUFFER_SIZE, "default 1024",
+                io.armtrace.protocol.EncodeOption.SRAM_SIZE, "default: the buffer size",
+                io.armtrace.protocol.EncodeOption.BUFFER_OFFSET, "default 0",
+                io.armtrace.protocol.EncodeOption.BASE, "default 0x20000000",
+                io.armtrace.protocol.EncodeOption.TSTART, "",
+                io.armtrace.protocol.EncodeOption.TSTOP, "",
+                io.armtrace.protocol.EncodeOption.HALT_AFTER, "default: run to the end",
+                io.armtrace.protocol.EncodeOption.PC, "default yes",
+                io.armtrace.protocol.EncodeOption.POSITION_BITS, "default 32",
+                io.armtrace.protocol.EncodeOption.FILL, "default zero",
+                io.armtrace.protocol.EncodeOption.WATERMARK, "default none");
     }
 
     private static long number(String v, long otherwise, String name) {

@@ -13,9 +13,7 @@ import io.armtrace.source.Registers;
 import io.armtrace.trace.Isa;
 import io.armtrace.trace.WaypointKind;
 import java.io.ByteArrayOutputStream;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -39,23 +37,19 @@ import java.util.Map;
 public final class PtmEncoder {
 
     /** Encoder options: name to one-line description. */
-    static final Map<String, String> OPTIONS;
-
-    static {
-        Map<String, String> m = new LinkedHashMap<>();
-        m.put("return-stack", "on|off: predict returns with the return stack (ETMCR bit 29), default on");
-        m.put("return-stack-depth", "0-15: entries of the return stack, default 15");
-        m.put("cycle-accurate", "on|off: cycle counts on atoms, branches and I-syncs (ETMCR bit 12), default off");
-        m.put("context-id-size", "0|1|2|4: bytes of context ID in I-sync packets, default 0");
-        m.put("context-id", "value of the context ID, default 0");
-        m.put("vmid", "VMID value to trace (PFT 1.1, ETMCR bit 30); default not traced");
-        m.put("timestamps", "on|off: timestamp packets after each I-sync (ETMCR bit 28), default off");
-        m.put("sync-period", "bytes of trace between periodic A-sync/I-sync, default 1024");
-        m.put("branch-broadcast", "on|off: trace every taken branch with its address (ETMCR bit 8), default off");
-        m.put("pft", "1.0|1.1: protocol version (1.0 has no exception return packet), default 1.1");
-        m.put("trace-id", "CoreSight trace ID, default 0x10");
-        OPTIONS = java.util.Collections.unmodifiableMap(m);
-    }
+    /** The options {@code fromOptions} takes, from the one table of encoder options. */
+    static final Map<String, String> OPTIONS = io.armtrace.protocol.EncodeOption.list(
+            io.armtrace.protocol.EncodeOption.RETURN_STACK, "ETMCR[29], default on",
+            io.armtrace.protocol.EncodeOption.RETURN_STACK_DEPTH, "default 15",
+            io.armtrace.protocol.EncodeOption.CYCLE_ACCURATE, "default off",
+            io.armtrace.protocol.EncodeOption.CONTEXT_ID_SIZE, "default 0",
+            io.armtrace.protocol.EncodeOption.CONTEXT_ID, "default 0",
+            io.armtrace.protocol.EncodeOption.VMID, "PFT 1.1",
+            io.armtrace.protocol.EncodeOption.TIMESTAMPS, "default off",
+            io.armtrace.protocol.EncodeOption.SYNC_PERIOD, "bytes of trace between periodic A-sync/I-sync, default 1024",
+            io.armtrace.protocol.EncodeOption.BRANCH_BROADCAST, "default off",
+            io.armtrace.protocol.EncodeOption.PFT, "default 1.1",
+            io.armtrace.protocol.EncodeOption.TRACE_ID, "default 0x10");
 
     private boolean returnStack = true;
     private int returnStackDepth = 15;

@@ -38,7 +38,7 @@ import io.armtrace.trace.WaypointKind;
  * </ul>
  * Code outside the image gives a {@link NoImage}; the decoder then waits for the next address packet.
  */
-public final class PtmFlow implements PtmPacketListener {
+public final class PtmFlow implements io.armtrace.protocol.PacketListener<PtmPacket> {
     /** IHI 0035B 4.10: a waypoint more than 4096 bytes from the last waypoint target needs an update. */
     static final int WAYPOINT_BOUND = 4096;
     /** Walker block limit: the bound plus the waypoint instruction itself. */

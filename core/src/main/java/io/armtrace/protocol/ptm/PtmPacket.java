@@ -105,11 +105,20 @@ public final class PtmPacket {
         return n < EXCEPTIONS.length ? EXCEPTIONS[n] : "Exception " + n;
     }
 
+    /** This packet as a protocol-independent record (for listings, not for the decode path). */
+    public io.armtrace.protocol.Packet toPacket() {
+        return new io.armtrace.protocol.Packet(type.name(), offset, length, fields());
+    }
+
     /** The packet in words, for listings. Not for hot paths. */
     @Override
     public String toString() {
+        return type + fields();
+    }
+
+    /** The packet's fields in words, after its kind. */
+    private String fields() {
         StringBuilder sb = new StringBuilder();
-        sb.append(type);
         switch (type) {
             case I_SYNC -> {
                 sb.append(" (").append(REASONS[reason & 3]).append(") addr=0x").append(hex8(address))

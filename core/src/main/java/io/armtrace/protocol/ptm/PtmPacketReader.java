@@ -1,5 +1,6 @@
 package io.armtrace.protocol.ptm;
 
+import io.armtrace.protocol.PacketListener;
 import io.armtrace.trace.Isa;
 
 /**
@@ -15,7 +16,7 @@ public final class PtmPacketReader {
     private static final int MAX_PACKET = 16;
 
     private final PtmConfig config;
-    private final PtmPacketListener out;
+    private final PacketListener<PtmPacket> out;
     private final PtmPacket pkt = new PtmPacket();
     private final boolean cycleAccurate;
     private final int ctxBytes;
@@ -46,12 +47,12 @@ public final class PtmPacketReader {
     private long timestamp;
     private long grayTimestamp;
 
-    public PtmPacketReader(PtmConfig config, PtmPacketListener out) {
+    public PtmPacketReader(PtmConfig config, PacketListener<PtmPacket> out) {
         this(config, out, 0);
     }
 
     /** A reader whose first pushed byte is at stream offset {@code start} (a split point). */
-    public PtmPacketReader(PtmConfig config, PtmPacketListener out, long start) {
+    public PtmPacketReader(PtmConfig config, PacketListener<PtmPacket> out, long start) {
         this.base = start;
         this.config = config;
         this.out = out;

@@ -53,8 +53,8 @@ public final class PtmProtocol implements TraceProtocol {
     }
 
     @Override
-    public void packets(DecodeInput input, PacketListener out) throws IOException {
-        PtmPacketReader reader = new PtmPacketReader(config(input), k -> out.packet(k.offset, k.length, k.toString()));
+    public void packets(DecodeInput input, PacketListener<io.armtrace.protocol.Packet> out) throws IOException {
+        PtmPacketReader reader = new PtmPacketReader(config(input), k -> out.packet(k.toPacket()));
         io.armtrace.protocol.TraceFeed.feed(input.data(), reader::push);
         reader.end();
     }

@@ -11,7 +11,7 @@ import io.armtrace.trace.TraceOn;
  * triggers, errors, frequency, user data, time, cross-sync), preceded by a {@link Timestamp} when the packet
  * carried one. Masters and channels are the reader's state, so the flow keeps only sync.
  */
-public final class StmFlow implements StmPacketReader.Listener {
+public final class StmFlow implements io.armtrace.protocol.PacketListener<StmPacket> {
     private final int source;
     private final ElementSink sink;
     private boolean synced;

@@ -94,8 +94,17 @@ public final class StmPacket {
     /** The listing text: the STPv2 packet name, then its fields. */
     @Override
     public String toString() {
+        return kind.name() + fields();
+    }
+
+    /** This packet as a protocol-independent record (for listings, not for the decode path). */
+    public io.armtrace.protocol.Packet toPacket() {
+        return new io.armtrace.protocol.Packet(kind.name(), offset, length, fields());
+    }
+
+    /** The packet's fields in words, after its kind. */
+    private String fields() {
         StringBuilder sb = new StringBuilder(64);
-        sb.append(kind.name());
         switch (kind) {
             case NOT_SYNC -> sb.append(' ').append(value).append(" nibbles before an ASYNC");
             case M8, M16 -> sb.append(" master ").append(hex(master, 2));

@@ -1,5 +1,7 @@
 package io.armtrace.protocol.stm;
 
+import io.armtrace.protocol.PacketListener;
+
 /**
  * Turns an STPv2 stream into packets. STPv2 is a stream of 4-bit nibbles, the low nibble of each byte first;
  * an opcode is one to three nibbles and multi-nibble values come most significant nibble first. Streaming:
@@ -12,12 +14,6 @@ package io.armtrace.protocol.stm;
  * decoded; a reserved opcode or a broken packet loses sync until the next ASYNC.
  */
 public final class StmPacketReader {
-    /** Receives the packets in order; the packet object is reused after the call returns. */
-    @FunctionalInterface
-    public interface Listener {
-        void packet(StmPacket packet);
-    }
-
     /** An ASYNC is at least 21 F nibbles and a 0 nibble (STPv2; the CoreSight STM sends exactly that). */
     static final int ASYNC_F_NIBBLES = 21;
 
@@ -54,7 +50,7 @@ public final class StmPacketReader {
     private static final int TS_SIZE = 10;
     private static final int TS_VALUE = 11;
 
-    private final Listener out;
+    private final PacketListener<StmPacket> out;
     private final StmPacket p = new StmPacket();
     /** Index of the next nibble in the stream: byte offset * 2, plus 1 for a high nibble. */
     private long nibble;
@@ -79,7 +75,7 @@ public final class StmPacketReader {
     private boolean gray;
     private long packets;
 
-    public StmPacketReader(Listener out) {
+    public StmPacketReader(PacketListener<StmPacket> out) {
         this.out = out;
     }
 

@@ -50,8 +50,8 @@ public final class StmProtocol implements TraceProtocol {
     }
 
     @Override
-    public void packets(DecodeInput input, PacketListener out) throws IOException {
-        StmPacketReader reader = new StmPacketReader(p -> out.packet(p.offset, p.length, p.toString()));
+    public void packets(DecodeInput input, PacketListener<io.armtrace.protocol.Packet> out) throws IOException {
+        StmPacketReader reader = new StmPacketReader(p -> out.packet(p.toPacket()));
         TraceFeed.feed(input.data(), reader::push);
         reader.end();
     }
@@ -84,9 +84,8 @@ public final class StmProtocol implements TraceProtocol {
 
     @Override
     public Map<String, String> encodeOptions() {
-        Map<String, String> m = new LinkedHashMap<>();
-        m.put("trace-id", "CoreSight trace ID written into STMTCSR (default 0x20)");
-        m.put("version", "STPv2 VERSION: 3, natural binary timestamps (default), or 4, Gray-coded timestamps");
-        return m;
+        return io.armtrace.protocol.EncodeOption.list(
+                io.armtrace.protocol.EncodeOption.TRACE_ID, "written into STMTCSR, default 0x20",
+                io.armtrace.protocol.EncodeOption.VERSION, "default 3");
     }
 }

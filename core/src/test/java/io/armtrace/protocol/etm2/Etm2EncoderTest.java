@@ -34,7 +34,7 @@ class Etm2EncoderTest {
         List<String> out = new ArrayList<>();
         for (int k = 0; k < ps.length; k++) {
             String hex = String.format(cfg.portWidth() == 16 && pk[k] != 0 ? " %04x" : " %02x", pk[k]);
-            out.add(Etm2PacketReader.mnemonic(cfg.version(), ps[k]) + hex + (sy[k] ? " S" : ""));
+            out.add(Etm2CycleRing.mnemonic(cfg.version(), ps[k]) + hex + (sy[k] ? " S" : ""));
         }
         return out;
     }

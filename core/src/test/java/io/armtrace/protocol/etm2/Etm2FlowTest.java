@@ -1,11 +1,11 @@
 package io.armtrace.protocol.etm2;
 
-import static io.armtrace.protocol.etm2.Etm2PacketReader.V2_DE;
-import static io.armtrace.protocol.etm2.Etm2PacketReader.V2_DW;
-import static io.armtrace.protocol.etm2.Etm2PacketReader.V2_IE;
-import static io.armtrace.protocol.etm2.Etm2PacketReader.V2_IN;
-import static io.armtrace.protocol.etm2.Etm2PacketReader.V2_TD;
-import static io.armtrace.protocol.etm2.Etm2PacketReader.V2_WT;
+import static io.armtrace.protocol.etm2.Etm2CycleRing.V2_DE;
+import static io.armtrace.protocol.etm2.Etm2CycleRing.V2_DW;
+import static io.armtrace.protocol.etm2.Etm2CycleRing.V2_IE;
+import static io.armtrace.protocol.etm2.Etm2CycleRing.V2_IN;
+import static io.armtrace.protocol.etm2.Etm2CycleRing.V2_TD;
+import static io.armtrace.protocol.etm2.Etm2CycleRing.V2_WT;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.armtrace.image.MemoryImage;
@@ -41,7 +41,7 @@ class Etm2FlowTest {
         ElementCollector c = new ElementCollector();
         Etm2Config cfg = Etm2Config.DEFAULT.withCycleAccurate(false);
         Etm2Flow flow = new Etm2Flow(cfg, image(), c, 7);
-        Etm2PacketReader r = new Etm2PacketReader(cfg, flow);
+        Etm2CycleRing r = Etm2CycleRing.forConfig(cfg, flow);
         for (int[] cy : cycles) {
             r.cycle(cy[0], cy[1], false);
         }

@@ -31,7 +31,7 @@ class Etm2FuzzTest {
         Etm2Protocol p = new Etm2Protocol();
         p.decode(in, new ElementCollector());
         int[] lines = {0};
-        p.packets(in, (offset, text) -> lines[0]++);
+        p.packets(in, packet -> lines[0]++);
         // the same bytes as per-cycle records
         byte[] records = new byte[Etm2Capture.HEADER + body.length];
         System.arraycopy(Etm2Capture.MAGIC, 0, records, 0, Etm2Capture.MAGIC.length);

@@ -1,23 +1,23 @@
 package io.armtrace.protocol.etm2;
 
-import static io.armtrace.protocol.etm2.Etm2PacketReader.BD;
-import static io.armtrace.protocol.etm2.Etm2PacketReader.BE;
-import static io.armtrace.protocol.etm2.Etm2PacketReader.DN;
-import static io.armtrace.protocol.etm2.Etm2PacketReader.DW;
-import static io.armtrace.protocol.etm2.Etm2PacketReader.ID;
-import static io.armtrace.protocol.etm2.Etm2PacketReader.IE;
-import static io.armtrace.protocol.etm2.Etm2PacketReader.IN;
-import static io.armtrace.protocol.etm2.Etm2PacketReader.TD;
-import static io.armtrace.protocol.etm2.Etm2PacketReader.TR;
-import static io.armtrace.protocol.etm2.Etm2PacketReader.WT;
-import static io.armtrace.protocol.etm2.Etm2PacketReader.V2_DE;
-import static io.armtrace.protocol.etm2.Etm2PacketReader.V2_DN;
-import static io.armtrace.protocol.etm2.Etm2PacketReader.V2_DW;
-import static io.armtrace.protocol.etm2.Etm2PacketReader.V2_IN;
-import static io.armtrace.protocol.etm2.Etm2PacketReader.V2_IE;
-import static io.armtrace.protocol.etm2.Etm2PacketReader.V2_TD;
-import static io.armtrace.protocol.etm2.Etm2PacketReader.V2_TR;
-import static io.armtrace.protocol.etm2.Etm2PacketReader.V2_WT;
+import static io.armtrace.protocol.etm2.Etm2CycleRing.BD;
+import static io.armtrace.protocol.etm2.Etm2CycleRing.BE;
+import static io.armtrace.protocol.etm2.Etm2CycleRing.DN;
+import static io.armtrace.protocol.etm2.Etm2CycleRing.DW;
+import static io.armtrace.protocol.etm2.Etm2CycleRing.ID;
+import static io.armtrace.protocol.etm2.Etm2CycleRing.IE;
+import static io.armtrace.protocol.etm2.Etm2CycleRing.IN;
+import static io.armtrace.protocol.etm2.Etm2CycleRing.TD;
+import static io.armtrace.protocol.etm2.Etm2CycleRing.TR;
+import static io.armtrace.protocol.etm2.Etm2CycleRing.WT;
+import static io.armtrace.protocol.etm2.Etm2CycleRing.V2_DE;
+import static io.armtrace.protocol.etm2.Etm2CycleRing.V2_DN;
+import static io.armtrace.protocol.etm2.Etm2CycleRing.V2_DW;
+import static io.armtrace.protocol.etm2.Etm2CycleRing.V2_IN;
+import static io.armtrace.protocol.etm2.Etm2CycleRing.V2_IE;
+import static io.armtrace.protocol.etm2.Etm2CycleRing.V2_TD;
+import static io.armtrace.protocol.etm2.Etm2CycleRing.V2_TR;
+import static io.armtrace.protocol.etm2.Etm2CycleRing.V2_WT;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.armtrace.trace.Isa;
@@ -29,7 +29,7 @@ import org.junit.jupiter.api.Test;
 class Etm2PacketReaderTest {
 
     /** Records what the reader releases, as short strings. */
-    static final class Events implements Etm2PacketReader.Listener {
+    static final class Events implements Etm2CycleRing.Listener {
         final List<String> all = new ArrayList<>();
 
         @Override
@@ -37,7 +37,7 @@ class Etm2PacketReaderTest {
             if (status == WT || status == TD) {
                 return;
             }
-            String s = cycle + " " + Etm2PacketReader.MNEMONICS[status];
+            String s = cycle + " " + Etm2CycleRing.MNEMONICS[status];
             if (target >= 0) {
                 s += String.format(" 0x%08x %s", target, isa);
             }
@@ -78,7 +78,7 @@ class Etm2PacketReaderTest {
 
     static List<String> run(Etm2Config cfg, int[][] cycles) {
         Events ev = new Events();
-        Etm2PacketReader r = new Etm2PacketReader(cfg, ev);
+        Etm2CycleRing r = Etm2CycleRing.forConfig(cfg, ev);
         for (int[] c : cycles) {
             r.cycle(c[0], c[1], c.length > 2 && c[2] != 0);
         }
@@ -136,11 +136,11 @@ class Etm2PacketReaderTest {
         for (int k = 1; k < 4; k++) {
             assertThat(arm[k] & 0x80).isEqualTo(0x80);
         }
-        assertThat(Etm2PacketReader.bits(arm[4] & 0xFF, 8)).isEqualTo("01001111"); // b0 E=1 001 XXX=111
+        assertThat(Etm2CycleRing.bits(arm[4] & 0xFF, 8)).isEqualTo("01001111"); // b0 E=1 001 XXX=111
         byte[] thumb = new byte[5];
         Etm2Address.writeV2(Etm2Address.pack(0xF0000002L, Isa.T32), 5, false, thumb, 0);
-        assertThat(Etm2PacketReader.bits(thumb[4] & 0xFF, 8)).isEqualTo("00011111"); // b0001 XXXX=1111
-        assertThat(Etm2PacketReader.bits(thumb[0] & 0xFF, 8)).isEqualTo("10000011"); // addr[6:1]=000001, 1
+        assertThat(Etm2CycleRing.bits(thumb[4] & 0xFF, 8)).isEqualTo("00011111"); // b0001 XXXX=1111
+        assertThat(Etm2CycleRing.bits(thumb[0] & 0xFF, 8)).isEqualTo("10000011"); // addr[6:1]=000001, 1
         // Every fifth byte the table does not give is reserved: 16 ARM + 16 Thumb encodings are valid.
         int valid = 0;
         for (int b = 0; b < 256; b++) {
@@ -293,20 +293,20 @@ class Etm2PacketReaderTest {
         });
         assertThat(ev).containsExactly("0 ctx 0x7", "0 sync r1 0x00001000 A32", "7 IE", "7 IE", "8 IN",
                 "8 ctx 0x9", "8 DN", "11 IN");
-        assertThat(Etm2PacketReader.mnemonic(2, 8)).isEqualTo("PTIE");
-        assertThat(Etm2PacketReader.mnemonic(2, 15)).isEqualTo("PNDN");
+        assertThat(Etm2CycleRing.mnemonic(2, 8)).isEqualTo("PTIE");
+        assertThat(Etm2CycleRing.mnemonic(2, 15)).isEqualTo("PNDN");
     }
 
     @Test
     void pipestatMnemonicsOfTable51() {
-        assertThat(List.of(Etm2PacketReader.MNEMONICS).subList(0, 8))
+        assertThat(List.of(Etm2CycleRing.MNEMONICS).subList(0, 8))
                 .containsExactly("IE", "ID", "IN", "WT", "BE", "BD", "TR", "TD");
         // ETMv2: bit 0 marks the D statuses (6.1.3)
-        assertThat(List.of(Etm2PacketReader.MNEMONICS_V2).subList(0, 8))
+        assertThat(List.of(Etm2CycleRing.MNEMONICS_V2).subList(0, 8))
                 .containsExactly("IE", "DE", "IN", "DN", "WT", "DW", "TR", "TD");
-        assertThat(Etm2PacketReader.rawPipestat(2, BE)).isEqualTo(V2_DE);
-        assertThat(Etm2PacketReader.rawPipestat(2, DW)).isEqualTo(V2_DW);
-        assertThat(Etm2PacketReader.rawPipestat(1, BE)).isEqualTo(BE);
+        assertThat(Etm2CycleRing.rawPipestat(2, BE)).isEqualTo(V2_DE);
+        assertThat(Etm2CycleRing.rawPipestat(2, DW)).isEqualTo(V2_DW);
+        assertThat(Etm2CycleRing.rawPipestat(1, BE)).isEqualTo(BE);
         assertThat(IN).isEqualTo(2);
     }
 }

@@ -68,10 +68,12 @@ class Etm2ProtocolTest {
         byte[] cap = Etm2Encoder.encode(prog.execution, prog.image, Etm2Encoder.Options.of(cfg));
         List<String> lines = new ArrayList<>();
         List<Long> offsets = new ArrayList<>();
+        List<String> kinds = new ArrayList<>();
         new Etm2Protocol().packets(new DecodeInput(0, new Registers(), ProgramImage.of(prog.image),
-                TraceData.of("cap", cap), DecodeOptions.DEFAULT), (o, t) -> {
-                    offsets.add(o);
-                    lines.add(t);
+                TraceData.of("cap", cap), DecodeOptions.DEFAULT), p -> {
+                    offsets.add(p.offset());
+                    lines.add(p.text());
+                    kinds.add(p.kind());
                 });
         int cycles = (cap.length - Etm2Capture.HEADER) / Etm2Capture.RECORD;
         assertThat(lines).hasSize(cycles);
@@ -81,6 +83,9 @@ class Etm2ProtocolTest {
         assertThat(lines.get(0)).startsWith("TD").contains("TFO tracing enabled address 0x00008000 A32");
         // ETMv2: a branch is a DE cycle whose packets end with a branch address
         assertThat(lines).anyMatch(l -> l.startsWith("DE") && l.contains("branch address ("));
+        // the record's kind is the PIPESTAT mnemonic the line starts with
+        assertThat(kinds.get(0)).isEqualTo("TD");
+        assertThat(kinds).contains("DE", "IE").allMatch(k -> k.matches("[A-Z]{2,4}"));
     }
 
     @Test

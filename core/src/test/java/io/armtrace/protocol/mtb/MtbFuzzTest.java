@@ -36,7 +36,7 @@ class MtbFuzzTest {
         DecodeInput in = new DecodeInput(0, regs, Fixtures.image("m0plus"), TraceData.of("fuzz", dump),
                 DecodeOptions.DEFAULT);
         new MtbProtocol().decode(in, sink);
-        new MtbProtocol().packets(in, (o, t) -> count[0]++);
+        new MtbProtocol().packets(in, p -> count[0]++);
         assertThat(count[0]).isLessThanOrEqualTo(5L * (dump.length / 8) + 8);
     }
 }

@@ -75,12 +75,20 @@ class MtbProtocolTest {
         SnapshotSource src = Snapshot.load(EXAMPLE).sources().get(0);
         List<String> lines = new ArrayList<>();
         List<Long> offsets = new ArrayList<>();
-        new MtbProtocol().packets(DecodeInput.of(src), (o, t) -> {
-            offsets.add(o);
-            lines.add(t);
+        List<String> kinds = new ArrayList<>();
+        List<Integer> lengths = new ArrayList<>();
+        new MtbProtocol().packets(DecodeInput.of(src), p -> {
+            offsets.add(p.offset());
+            lines.add(p.text());
+            kinds.add(p.kind());
+            lengths.add(p.length());
         });
         assertThat(lines.get(0)).contains("4096 bytes at byte 4096").contains("wrapped").contains("512 packets");
         assertThat(lines).hasSize(1 + 512);
+        assertThat(kinds.get(0)).isEqualTo("buffer");
+        assertThat(lengths.get(0)).isZero();
+        assertThat(kinds.subList(1, kinds.size())).containsOnly("MTB");
+        assertThat(lengths.subList(1, lengths.size())).containsOnly(8);
         assertThat(lines.get(lines.size() - 1)).contains("exception return (2 of 2)");
         long pointer = 0x200039d0L - 0x20003000L;
         assertThat(offsets.get(1)).isEqualTo(4096 + pointer);
