@@ -80,9 +80,9 @@ class Etm4FlowTest {
         DecodeInput good = input(snapshot, Integer.parseInt(id, 16), null);
         byte[] b = bytes(good);
         long[] header = {-1};
-        p.packets(good, (offset, text) -> {
-            if (header[0] < 0 && offset >= atByte) {
-                header[0] = offset;
+        p.packets(good, k -> {
+            if (header[0] < 0 && k.offset() >= atByte) {
+                header[0] = k.offset();
             }
         });
         int at = (int) header[0];
