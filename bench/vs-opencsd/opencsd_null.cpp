@@ -76,7 +76,7 @@ void check(ocsd_err_t err, const char *what) {
     }
 }
 
-Counts run(bool decode, bool ptm, bool etm4, const std::vector<uint8_t> &trace, const void *config, std::vector<Image> &images) {
+Counts run(bool decode, const char *name, const std::vector<uint8_t> &trace, const void *config, std::vector<Image> &images) {
     Counts counts;
     dcd_tree_handle_t tree = ocsd_create_dcd_tree(OCSD_TRC_SRC_SINGLE, 0);
     if (tree == C_API_INVALID_TREE_HANDLE) {
@@ -84,7 +84,6 @@ Counts run(bool decode, bool ptm, bool etm4, const std::vector<uint8_t> &trace, 
         std::exit(1);
     }
     unsigned char id = 0;
-    const char *name = etm4 ? OCSD_BUILTIN_DCD_ETMV4I : ptm ? OCSD_BUILTIN_DCD_PTM : OCSD_BUILTIN_DCD_ETMV3;
     if (decode) {
         check(ocsd_dt_create_decoder(tree, name, OCSD_CREATE_FLG_FULL_DECODER, config, &id), "create decoder");
         check(ocsd_dt_set_gen_elem_outfn(tree, on_element, &counts), "set element sink");
@@ -129,7 +128,8 @@ double thread_cpu_seconds() {
 int main(int argc, char **argv) {
     if (argc < 9) {
         std::fprintf(stderr,
-                     "usage: opencsd_null packets|decode etm3|ptm|etm4 TRACE IDR CTRL CCER TRCID REPEAT [IMAGE@ADDRESS ...]\n");
+                     "usage: opencsd_null packets|decode etm3|ptm TRACE IDR CTRL CCER TRCID REPEAT [IMAGE@ADDRESS ...]\n"
+                     "       opencsd_null packets|decode etm4 TRACE TRCIDR0 TRCCONFIGR TRCIDR1,TRCIDR2,TRCIDR8 TRCTRACEIDR REPEAT ...\n");
         return 2;
     }
     bool decode = std::strcmp(argv[1], "decode") == 0;
@@ -155,10 +155,14 @@ int main(int argc, char **argv) {
     ocsd_ptm_cfg ptmc{};
     ocsd_etmv4_cfg etm4c{};
     const void *config;
+    const char *name = ptm ? OCSD_BUILTIN_DCD_PTM : etm4 ? OCSD_BUILTIN_DCD_ETMV4I : OCSD_BUILTIN_DCD_ETMV3;
     if (etm4) {
+        // the CCER argument carries TRCIDR1, or TRCIDR1,TRCIDR2,TRCIDR8 (TRCIDR2 0x488 and TRCIDR8 0 if not given)
+        char *rest = argv[6];
         etm4c.reg_idr0 = idr;
-        etm4c.reg_idr1 = ccer;
-        etm4c.reg_idr2 = 0x488;
+        etm4c.reg_idr1 = std::strtoul(rest, &rest, 0);
+        etm4c.reg_idr2 = *rest == ',' ? std::strtoul(rest + 1, &rest, 0) : 0x488;
+        etm4c.reg_idr8 = *rest == ',' ? std::strtoul(rest + 1, &rest, 0) : 0;
         etm4c.reg_configr = ctrl;
         etm4c.reg_traceidr = trcid;
         etm4c.arch_ver = ARCH_V8;
@@ -176,7 +180,7 @@ int main(int argc, char **argv) {
     for (int i = 0; i < repeat; i++) {
         double c0 = thread_cpu_seconds();
         auto t0 = std::chrono::steady_clock::now();
-        counts = run(decode, ptm, etm4, trace, config, images);
+        counts = run(decode, name, trace, config, images);
         auto t1 = std::chrono::steady_clock::now();
         cpu.push_back(thread_cpu_seconds() - c0);
         seconds.push_back(std::chrono::duration<double>(t1 - t0).count());

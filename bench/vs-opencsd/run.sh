@@ -10,6 +10,8 @@
 #
 # Environment:
 #   TC2=DIR            the TC2 snapshot (default: conformance/TC2 in the repository)
+#   ETM4=DIR           the ETMv4 captures (default: conformance/etm4): juno_r1_1 source 0x10 repeated to
+#                      50 MB and bugfix-exact-match source 0x12 (gcc's cc1) as it is, full decode only
 #   SCRATCH=DIR        where to build and write inputs (default: a new temporary directory, removed
 #                      at the end unless KEEP=1)
 #   REPEAT=N           armtrace runs per measurement, best taken (default 5; the first warms the JIT;
@@ -25,6 +27,7 @@ set -euo pipefail
 
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 TC2=${TC2:-$repo/conformance/TC2}
+ETM4=${ETM4:-$repo/conformance/etm4}
 REPEAT=${REPEAT:-5}
 OPENCSD_REPEAT=${OPENCSD_REPEAT:-2}
 BIG_MB=${BIG_MB:-1024}
@@ -83,6 +86,7 @@ g++ -O2 -std=c++17 -o "$work/opencsd_null" "$repo/bench/vs-opencsd/opencsd_null.
 # 2. inputs
 say "making the inputs..."
 java -Xmx2g -cp "$cp" io.armtrace.bench.VsOpenCsd prepare "$work/in" "$TC2"
+java -Xmx2g -cp "$cp" io.armtrace.bench.VsOpenCsd prepare-etm4 "$work/in" "$ETM4"
 
 # 3. measurements: key=value lines from both drivers
 field() { sed -n "s/.*\b$1=\([^ ]*\).*/\1/p" <<<"$2"; }
@@ -119,8 +123,20 @@ for input in etm3-tc2 ptm-tc2 ptm-a9thumb-rs; do
   bytes=$(field bytes "$t")
   rows+=("| $input | text listing | $((bytes / 1000000)) | - | $(mbs "$bytes" "$(field $tkey "$t")") | - | $(mis "$(field instructions "$t")" "$(field $tkey "$t")") | $(awk -v t="$(field $tkey "$t")" -v d="$(field $tkey "$a")" 'BEGIN { printf "%.1fx decode time", t / d }') | - / $(field instructions "$t") |")
 done
+for input in etm4-juno etm4-cc1; do
+  say "  $input decode: OpenCSD..."
+  o=$(opencsd_run "$input" decode "$OPENCSD_REPEAT")
+  say "  $input decode: armtrace..."
+  a=$(armtrace_run measure "$work/in/$input" decode "$REPEAT")
+  bytes=$(field bytes "$a")
+  ca=$(field instructions "$a"); co=$(field instructions "$o")
+  [ "$ca" = "$co" ] || { say "MISMATCH: $input decode: armtrace instructions=$ca, OpenCSD instructions=$co"; failed=1; }
+  ta=$(field $tkey "$a"); to=$(field $tkey "$o")
+  rows+=("| $input ($(awk -v n="$ca" -v b="$bytes" 'BEGIN { printf "%.2f", n / b }') insn/byte) | decode | $((bytes / 1000000)) | $(mbs "$bytes" "$to") | $(mbs "$bytes" "$ta") | $(mis "$co" "$to") | $(mis "$ca" "$ta") | $(ratio "$ta" "$to") | $co / $ca |")
+done
 # ETMv4: the encoder-made A64 trace of etm4-input.sh (needs gcc-aarch64-linux-gnu and qemu-user; ETMV4=0 skips
-# it). armtrace has no ETMv4 instruction decode yet: the row compares packets, and gives OpenCSD's full decode.
+# it). The row compares packets and gives OpenCSD's full decode; armtrace's full ETMv4 decode is measured on the
+# etm4-juno and etm4-cc1 rows above.
 if [ "${ETMV4:-1}" = 1 ] && command -v aarch64-linux-gnu-gcc >/dev/null && command -v qemu-aarch64 >/dev/null; then
   say "  etm4-a64: making the input (about 3 minutes)..."
   bash "$repo/bench/vs-opencsd/etm4-input.sh" "$work/in/etm4-a64" 50 >&2

@@ -73,6 +73,7 @@ public final class VsOpenCsd {
         Locale.setDefault(Locale.ROOT);
         switch (args[0]) {
             case "prepare" -> prepare(Path.of(args[1]), Path.of(args[2]));
+            case "prepare-etm4" -> prepareEtm4(Path.of(args[1]), Path.of(args[2]));
             case "measure" -> measure(Path.of(args[1]), args[2], Integer.parseInt(args[3]));
             case "mtb" -> mtb(Integer.parseInt(args[1]), Integer.parseInt(args[2]));
             case "repeat" -> repeat(Path.of(args[1]), Path.of(args[2]), Long.parseLong(args[3]));
@@ -107,6 +108,25 @@ public final class VsOpenCsd {
                 repeatTo(enc.trace(), TARGET_BYTES));
     }
 
+    /**
+     * The ETMv4 inputs from the conformance captures in ETM4DIR: juno_r1_1's source 0x10 (Cortex-A57, Linux
+     * kernel) repeated to the usual size, and bugfix-exact-match's source 0x12 (gcc's cc1, the largest
+     * capture) as it is.
+     */
+    static void prepareEtm4(Path out, Path etm4) throws IOException {
+        Object[][] inputs = {{"juno_r1_1", 0x10, "etm4-juno", true}, {"bugfix-exact-match", 0x12, "etm4-cc1", false}};
+        for (Object[] in : inputs) {
+            SnapshotSource s = Snapshot.load(etm4.resolve((String) in[0])).source((Integer) in[1]).orElseThrow();
+            byte[] raw;
+            try (InputStream i = s.data().open()) {
+                raw = i.readAllBytes();
+            }
+            byte[] unit = Arrays.copyOfRange(raw, firstAsync(raw), raw.length);
+            write(out.resolve((String) in[2]), "Cortex-A57", s.image().memory(), "ETM4", s.registers(),
+                    (Boolean) in[3] ? repeatTo(unit, TARGET_BYTES) : unit);
+        }
+    }
+
     static void repeat(Path snapshot, Path out, long bytes) throws IOException {
         SnapshotSource s = Snapshot.load(snapshot).sources().get(0);
         byte[] unit;
@@ -133,10 +153,16 @@ public final class VsOpenCsd {
     private static void write(Path dir, String core, MemoryImage memory, String type, Registers regs, byte[] trace)
             throws IOException {
         SnapshotWriter.write(dir, core, memory, type, regs, trace);
-        StringBuilder a = new StringBuilder(type.startsWith("PTM") ? "ptm" : "etm3");
+        StringBuilder a = new StringBuilder(type.startsWith("PTM") ? "ptm" : type.startsWith("ETM4") ? "etm4" : "etm3");
         a.append(" trace_0.bin");
-        for (String r : new String[] {"ETMIDR", "ETMCR", "ETMCCER", "ETMTRACEIDR"}) {
-            a.append(String.format(" 0x%08x", regs.get(r, 0)));
+        if (type.startsWith("ETM4")) {
+            a.append(String.format(" 0x%08x 0x%08x 0x%08x,0x%08x,0x%08x 0x%08x", regs.get("TRCIDR0", 0x28000EA1L),
+                    regs.get("TRCCONFIGR", 0), regs.get("TRCIDR1", 0x4100F403L), regs.get("TRCIDR2", 0x488),
+                    regs.get("TRCIDR8", 0), regs.get("TRCTRACEIDR", 0)));
+        } else {
+            for (String r : new String[] {"ETMIDR", "ETMCR", "ETMCCER", "ETMTRACEIDR"}) {
+                a.append(String.format(" 0x%08x", regs.get(r, 0)));
+            }
         }
         List<MemoryImage.Region> regions = memory.regions();
         StringBuilder images = new StringBuilder();

@@ -425,6 +425,17 @@ public final class InstructionClassifier {
         int s = (hw1 >>> 10) & 1;
         int j1 = (hw2 >>> 13) & 1;
         int j2 = (hw2 >>> 11) & 1;
+        if (m && (hw1 & 0xFF80) == 0xF000 && (hw2 & 0xF001) == 0xC001) {
+            // Armv8.1-M low-overhead loops (DDI 0553, LE, LETP, WLS, WLSTP): branches whose offset is
+            // imm10:imm1:'0' (imm10 in bits 10:1, imm1 in bit 11 of the second halfword). LE and LETP
+            // (Rn field 0b1111) branch back to the loop start; WLS and WLSTP forward past the loop.
+            long imm = ((hw2 >>> 1) & 0x3FF) << 2 | ((hw2 >>> 11) & 1) << 1;
+            boolean loopEnd = (hw1 & 0x4F) == 0x0F;
+            out.kind = WaypointKind.DIRECT_BRANCH;
+            out.conditional = true;
+            out.target = aarch32(address, loopEnd ? address + 4 - imm : address + 4 + imm);
+            return;
+        }
         if ((op1 & 5) == 0) {
             if ((op & 0x38) != 0x38) { // B T3, conditional
                 int imm = s << 20 | j2 << 19 | j1 << 18 | (hw1 & 0x3F) << 12 | (hw2 & 0x7FF) << 1;

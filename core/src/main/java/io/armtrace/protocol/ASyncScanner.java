@@ -16,6 +16,14 @@ public final class ASyncScanner {
 
     /** Offsets (all above 0, increasing) of the A-syncs chosen as split points. */
     public static long[] scan(InputStream in, long spacing) throws IOException {
+        return scan(in, spacing, 5);
+    }
+
+    /**
+     * As {@link #scan(InputStream, long)} for an A-sync of {@code zerosBefore} 0x00 then 0x80 (ETMv4 and ETE:
+     * eleven, IHI 0064 A-sync packet); the offset given is that of the first of those zeros.
+     */
+    public static long[] scan(InputStream in, long spacing, int zerosBefore) throws IOException {
         long[] found = new long[16];
         int n = 0;
         long next = spacing;
@@ -30,12 +38,12 @@ public final class ASyncScanner {
                     zeros++;
                     continue;
                 }
-                if (v == 0x80 && zeros >= 5 && offset - 5 >= next) {
+                if (v == 0x80 && zeros >= zerosBefore && offset - zerosBefore >= next) {
                     if (n == found.length) {
                         found = Arrays.copyOf(found, n * 2);
                     }
-                    found[n++] = offset - 5;
-                    next = offset - 5 + spacing;
+                    found[n++] = offset - zerosBefore;
+                    next = offset - zerosBefore + spacing;
                 }
                 zeros = 0;
             }

@@ -119,6 +119,16 @@ public final class Etm4PacketReader {
     private long timestamp;
     private long ccThreshold;
 
+    /**
+     * The reader's whole state as a value (for {@code ChunkedDecode}'s seam search): two readers in equal
+     * states read the bytes that follow alike.
+     */
+    Object syncState() {
+        return java.util.List.of(synced, unsyncStart, unsyncStart < 0 ? 0 : unsyncHeadLen, zeros, carryLen, history[0], history[1], history[2],
+                historyIs[0], historyIs[1], historyIs[2], el, nonSecure, aarch64, contextKnown, nse, vmid, contextId,
+                timestamp, ccThreshold);
+    }
+
     public Etm4PacketReader(Etm4Config config, Etm4PacketListener out) {
         this(config, out, 0);
     }

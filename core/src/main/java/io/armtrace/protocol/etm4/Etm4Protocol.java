@@ -4,7 +4,6 @@ import io.armtrace.protocol.DecodeInput;
 import io.armtrace.protocol.PacketListener;
 import io.armtrace.protocol.TraceFeed;
 import io.armtrace.protocol.TraceProtocol;
-import io.armtrace.protocol.UnsupportedProtocolException;
 import io.armtrace.source.Registers;
 import io.armtrace.trace.ElementSink;
 import java.io.IOException;
@@ -110,9 +109,51 @@ public final class Etm4Protocol implements TraceProtocol {
     }
 
     @Override
-    public void decode(DecodeInput input, ElementSink sink) {
-        config(input);
-        throw new UnsupportedProtocolException(title() + " instruction decode is not available yet; "
-                + "'armtrace packets' lists the packets and 'armtrace stats' counts them.");
+    public void decode(DecodeInput input, ElementSink sink) throws IOException {
+        decodeFrom(input, 0, sink, null);
+    }
+
+    @Override
+    public long[] splitPoints(DecodeInput input, long spacing) throws IOException {
+        try (java.io.InputStream in = input.data().open()) {
+            return io.armtrace.protocol.ASyncScanner.scan(in, spacing, 11);
+        }
+    }
+
+    @Override
+    public void decodeFrom(DecodeInput input, long start, ElementSink sink, io.armtrace.protocol.SyncObserver observer)
+            throws IOException {
+        Etm4Config c = config(input);
+        // without an image every address is outside it: the flow reports NoImage and goes on
+        io.armtrace.image.MemoryImage memory = input.image() == null ? new io.armtrace.image.MemoryImage()
+                : input.image().memory();
+        Etm4Flow flow = new Etm4Flow(c, memory, sink);
+        Etm4Speculation spec = new Etm4Speculation(c, flow);
+        boolean[] stop = {false};
+        long[] synced = {-1};
+        Etm4PacketReader[] reader = {null};
+        Etm4PacketListener packets = spec;
+        if (observer != null) {
+            flow.onSync(offset -> synced[0] = offset);
+            // the states are compared once the trace info packet is wholly processed
+            packets = k -> {
+                spec.packet(k);
+                if (synced[0] >= 0) {
+                    long at = synced[0];
+                    synced[0] = -1;
+                    if (!stop[0] && !observer.synced(at, java.util.List.of(reader[0].syncState(), spec.syncState(),
+                            flow.state()))) {
+                        stop[0] = true;
+                    }
+                }
+            };
+        }
+        reader[0] = new Etm4PacketReader(c, packets, start);
+        Etm4PacketReader r = reader[0];
+        if (TraceFeed.feed(input.data(), start, r::push, () -> stop[0])) {
+            r.end();
+            spec.end();
+            flow.end();
+        }
     }
 }

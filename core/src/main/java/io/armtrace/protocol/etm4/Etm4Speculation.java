@@ -89,6 +89,19 @@ public final class Etm4Speculation implements Etm4PacketListener {
         this.transactionStartIsP0 = config.ete() && config.transactionStartIsP0();
     }
 
+    /**
+     * The whole state as a value, for {@code ChunkedDecode}'s seam search; while elements are held (which
+     * only a speculation depth above 0 allows) a state equal to no other.
+     */
+    Object syncState() {
+        if (size != 0) {
+            return new Object();
+        }
+        // whether the bytes before the first A-sync were reported matters only until then
+        return java.util.List.of(state, everSynced, everSynced || reportedUnsynced, afterOverflow, depth, unseen, toCommit,
+                waiting);
+    }
+
     /** Uncommitted P0 elements now (for tests). */
     long depth() {
         return depth;

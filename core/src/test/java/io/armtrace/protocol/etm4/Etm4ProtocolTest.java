@@ -92,7 +92,7 @@ class Etm4ProtocolTest {
     }
 
     @Test
-    void everyEtm4SnapshotIsListedDescribedAndCountedButNotYetDecoded() {
+    void everyEtm4SnapshotIsListedDescribedCountedAndDecoded() {
         Path juno = SharedData.dir("etm4/juno_r1_1");
         Result info = run("info", juno.toString());
         assertThat(info.exit()).isZero();
@@ -103,11 +103,13 @@ class Etm4ProtocolTest {
         assertThat(packets.out()).contains("NOT_SYNC", "A_SYNC", "TRACE_INFO", "ADDR_CTXT_64_IS0", "ATOM_F6", "EXCEPTION IRQ");
         Result stats = run("stats", SharedData.dir("etm4/a57_single_step").toString());
         assertThat(stats.exit()).isZero();
-        assertThat(stats.out()).contains("63 bytes; ETMv4 instruction decode is not available yet")
+        assertThat(stats.out()).contains("63 bytes, 1 instructions, 6 other elements")
                 .contains("ADDR_LONG_64_IS0                2 packets        18 bytes");
         Result decode = run("decode", juno.toString(), "--source", "0x10");
-        assertThat(decode.exit()).isEqualTo(2);
-        assertThat(decode.err().lines()).singleElement().asString().contains("ETMv4 instruction decode is not available yet");
+        assertThat(decode.exit()).isZero();
+        assertThat(decode.out()).contains("range 0xffffffc0000a2e54-0xffffffc0000a2e70     7 insn A64, ends with direct branch")
+                .contains("context id=0x00000000 vmid=0 non-secure EL1 AArch64");
+        assertThat(decode.out().lines().filter(l -> l.startsWith("range ")).count()).isEqualTo(6336);
     }
 
     @Test

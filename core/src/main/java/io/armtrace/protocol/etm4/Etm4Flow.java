@@ -1,0 +1,534 @@
+package io.armtrace.protocol.etm4;
+
+import io.armtrace.image.MemoryImage;
+import io.armtrace.isa.Block;
+import io.armtrace.isa.CodeWalker;
+import io.armtrace.isa.InstructionClassifier;
+import io.armtrace.isa.Profile;
+import io.armtrace.isa.RangeSizes;
+import io.armtrace.trace.CallKind;
+import io.armtrace.trace.Context;
+import io.armtrace.trace.CycleCount;
+import io.armtrace.trace.DecodeError;
+import io.armtrace.trace.ElementSink;
+import io.armtrace.trace.Event;
+import io.armtrace.trace.ExceptionEntry;
+import io.armtrace.trace.ExceptionReturn;
+import io.armtrace.trace.Gap;
+import io.armtrace.trace.InstructionCount;
+import io.armtrace.trace.InstructionRange;
+import io.armtrace.trace.Isa;
+import io.armtrace.trace.NoImage;
+import io.armtrace.trace.SecurityState;
+import io.armtrace.trace.Timestamp;
+import io.armtrace.trace.TraceOn;
+import io.armtrace.trace.WaypointKind;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.LongConsumer;
+
+/**
+ * ETMv4/ETE program flow: walks the program image from the committed element stream of
+ * {@link Etm4Speculation} and gives the instructions as the core executed them (IHI 0064, the
+ * instruction trace: P0 instructions and their atoms).
+ *
+ * <ul>
+ * <li>An atom is the outcome of the next P0 instruction: the walk goes from the current address through
+ * the instructions that are not P0 (exception-generating instructions such as SVC are not: their exception
+ * is traced by an exception packet) to the next branch, ISB, or (TRCIDR2.WFXMODE) WFI/WFE, and the range
+ * up to and including it is one {@link InstructionRange}, executed for E, not for N. An E atom on a direct
+ * branch continues at its target; on an indirect branch (BR, BLR, RET, ERET) at the address that follows in
+ * the trace or, with the return stack enabled (TRCCONFIGR.RS) and no address, at the top of the return
+ * stack, which every taken branch with link pushes.</li>
+ * <li>An exception carries its preferred return address: the instructions from the current address up to
+ * it ran (one range, ending just before it), unless the address is also the target of the P0 element before
+ * it (E1:E0 = 0b10), in which case it is the current address. The address that follows is the handler.</li>
+ * <li>Before the first context and address after a synchronization (and after code outside the image)
+ * atoms cannot be placed: they are skipped until an address comes.</li>
+ * <li>Code outside the image gives a {@link NoImage} element; a Q element an {@link InstructionCount};
+ * overflow, discard and corrupt trace a {@link Gap}.</li>
+ * </ul>
+ * These are the rules OpenCSD's ETMv4 decoder applies too; {@code Etm4FlowConformanceTest} compares every
+ * range, exception, context and gap with its decode of the real captures. Decoded blocks come from a
+ * {@link CodeWalker} cache, so an atom usually costs one table lookup.
+ */
+public final class Etm4Flow implements Etm4ElementListener {
+    /** Return stack entries (the architecture's return stack is 15 or more entries; OpenCSD keeps 16). */
+    static final int STACK = 16;
+    /** The walker's block limit; longer straight-line code is joined from several blocks. */
+    static final int BLOCK_BYTES = 4096;
+    /** The most code one atom or exception may walk before the trace and the image are taken to disagree. */
+    static final long WALK_BYTES = 1L << 22;
+
+    private final ElementSink sink;
+    private final int source;
+    private final CodeWalker walker;
+    private final boolean returnStackOn;
+    private final boolean ete;
+    private final boolean mProfile;
+
+    // decoder state: everything in State
+    private boolean fresh = true;
+    private boolean needCtxt = true;
+    /** The current address is not known. */
+    private boolean needAddr = true;
+    /** ... and only an address element (not the return stack) can give it. */
+    private boolean needAddrElem = true;
+    private boolean haveAddr;
+    /** A trace info came after the last address: the return stack may not be popped. */
+    private boolean tinfoWait;
+    private long addr;
+    private int lastIs;
+    private Isa isa = Isa.A64;
+    private boolean aarch64 = true;
+    private int el = -1;
+    private boolean nonSecure;
+    private boolean nse;
+    private long vmid = -1;
+    private long contextId = -1;
+    private final long[] stackAddr = new long[STACK];
+    private final Isa[] stackIsa = new Isa[STACK];
+    private int stackTop;
+    private int stackSize;
+
+    private final RangeSizes sizes = new RangeSizes();
+    private long instructions;
+    private LongConsumer syncListener;
+
+    public Etm4Flow(Etm4Config config, MemoryImage memory, ElementSink sink) {
+        this.sink = sink;
+        this.source = config.traceId();
+        this.mProfile = config.isMProfile();
+        this.ete = config.ete();
+        this.walker = new CodeWalker(memory, new InstructionClassifier(mProfile ? Profile.M : Profile.AR), true, false,
+                config.wfiWfeAreBranches(), BLOCK_BYTES, CodeWalker.DEFAULT_CACHE_BLOCKS);
+        this.returnStackOn = config.returnStack();
+        if (mProfile) {
+            isa = Isa.T32;
+            aarch64 = false;
+        }
+    }
+
+    /** Everything that decides the elements to come, as a value: equal states decode alike. */
+    record State(boolean fresh, boolean needCtxt, boolean needAddr, boolean needAddrElem, boolean haveAddr, boolean tinfoWait, long addr,
+                 int lastIs, Isa isa, boolean aarch64, int el, boolean nonSecure, boolean nse, long vmid, long contextId,
+                 List<Long> stack, List<Isa> stackIsas) {
+    }
+
+    State state() {
+        List<Long> a = new ArrayList<>(stackSize);
+        List<Isa> i = new ArrayList<>(stackSize);
+        for (int n = 0; n < stackSize; n++) {
+            int at = (stackTop - n + STACK) % STACK;
+            a.add(stackAddr[at]);
+            i.add(stackIsa[at]);
+        }
+        return new State(fresh, needCtxt, needAddr, needAddrElem, haveAddr, tinfoWait, addr, lastIs, isa, aarch64, el, nonSecure,
+                nse, vmid, contextId, a, i);
+    }
+
+    /** Told the offset of each trace info once it is processed (a sync point); null if nobody asks. */
+    void onSync(LongConsumer listener) {
+        this.syncListener = listener;
+    }
+
+    /** Instructions decoded so far. */
+    public long instructions() {
+        return instructions;
+    }
+
+    public CodeWalker walker() {
+        return walker;
+    }
+
+    /**
+     * The exception given last, not yet passed on: the level it was taken to is that of the context that
+     * follows it, if one does (the trace unit traces a context when it changes), else the current one.
+     */
+    private boolean excPending;
+    private int excNumber;
+    private long excReturn;
+
+    private void flushException(int level) {
+        if (excPending) {
+            excPending = false;
+            sink.accept(new ExceptionEntry(source, excNumber, Etm4Packet.exceptionName(excNumber, mProfile), excReturn,
+                    false, level));
+        }
+    }
+
+    /** End of the trace: passes on what is still held. */
+    public void end() {
+        flushException(el);
+    }
+
+    @Override
+    public void element(Etm4Element e) {
+        if (excPending && e.kind() != Etm4Element.Kind.CONTEXT) {
+            flushException(el);
+        }
+        switch (e.kind()) {
+            case TRACE_INFO -> {
+                if (fresh) {
+                    sink.accept(new TraceOn(source, TraceOn.Reason.SYNC, e.offset));
+                    fresh = false;
+                }
+                // a trace info empties the return stack; until an address comes it cannot give a target
+                stackSize = 0;
+                tinfoWait = true;
+                if (syncListener != null) {
+                    syncListener.accept(e.offset);
+                }
+            }
+            case TRACE_ON -> sink.accept(new TraceOn(source,
+                    e.afterOverflow ? TraceOn.Reason.OVERFLOW : TraceOn.Reason.TRACE_ENABLED, e.offset));
+            case ADDRESS -> {
+                addr = e.address;
+                lastIs = e.is;
+                isa = isaOf(e.is);
+                needAddr = false;
+                needAddrElem = false;
+                haveAddr = true;
+                tinfoWait = false;
+            }
+            case CONTEXT -> context(e);
+            case ATOM -> {
+                popIfPending(e.offset);
+                if (!needCtxt && !needAddr) {
+                    atom(e.executed, e.offset);
+                }
+            }
+            case EXCEPTION -> exception(e);
+            case EXCEPTION_RETURN -> sink.accept(new ExceptionReturn(source, -1));
+            case Q -> {
+                sink.accept(new InstructionCount(source, needAddr || !haveAddr ? -1 : addr, e.count, isa, e.address));
+                addr = e.address;
+                lastIs = e.is;
+                isa = isaOf(e.is);
+                needAddr = false;
+                needAddrElem = false;
+                haveAddr = true;
+                tinfoWait = false;
+            }
+            case SOURCE_ADDRESS -> sourceAddress(e);
+            case PE_RESET -> sink.accept(new ExceptionEntry(source, 0, "PE reset", -1, false));
+            case TIMESTAMP -> sink.accept(new Timestamp(source, e.timestamp, e.cycles));
+            case CYCLE_COUNT -> sink.accept(new CycleCount(source, e.cycles));
+            case EVENT -> {
+                for (int b = 0; b < 4; b++) {
+                    if ((e.events >> b & 1) != 0) {
+                        sink.accept(new Event(source, b));
+                    }
+                }
+            }
+            case OVERFLOW -> lost("trace unit overflow: trace was lost", e.offset);
+            case DISCARD -> lost("trace discarded: speculative elements were not traced", e.offset);
+            case GAP -> lost(e.reason, e.offset);
+            default -> {
+                // FUNCTION_RETURN, TIMESTAMP_MARKER, INSTRUMENTATION, transactions: no program flow of their own
+            }
+        }
+    }
+
+    private Isa isaOf(int is) {
+        if (is != 0) {
+            return Isa.T32;
+        }
+        return aarch64 ? Isa.A64 : (mProfile ? Isa.T32 : Isa.A32);
+    }
+
+    private void lost(String why, long offset) {
+        sink.accept(new Gap(source, why, offset));
+        fresh = true;
+        needCtxt = true;
+        needAddr = true;
+        needAddrElem = true;
+        haveAddr = false;
+        stackSize = 0;
+    }
+
+    private void context(Etm4Element e) {
+        aarch64 = e.aarch64 && !mProfile;
+        el = e.el;
+        nonSecure = e.nonSecure;
+        nse = e.nse;
+        if (e.vmidGiven) {
+            vmid = e.vmid;
+        }
+        if (e.contextIdGiven) {
+            contextId = e.contextId;
+        }
+        // the address before an address-with-context packet's context is read in it
+        isa = isaOf(lastIs);
+        needCtxt = false;
+        flushException(el);
+        SecurityState s = nse ? (nonSecure ? SecurityState.REALM : SecurityState.ROOT)
+                : nonSecure ? SecurityState.NON_SECURE : SecurityState.SECURE;
+        sink.accept(new Context(source, contextId, vmid, s, el, aarch64, !aarch64 && el == 2));
+    }
+
+    /** After a taken indirect branch with no address since: the target is the top of the return stack. */
+    private void popIfPending(long offset) {
+        if (!needAddr || needAddrElem || !returnStackOn || tinfoWait) {
+            return;
+        }
+        if (stackSize == 0) {
+            sink.accept(new DecodeError(source, "return stack empty: no target for the indirect branch", addr, offset));
+            needAddrElem = true;
+            return;
+        }
+        addr = stackAddr[stackTop];
+        isa = stackIsa[stackTop];
+        stackTop = (stackTop + STACK - 1) % STACK;
+        stackSize--;
+        needAddr = false;
+    }
+
+    private void push(long a, Isa i) {
+        if (!returnStackOn) {
+            return;
+        }
+        stackTop = (stackTop + 1) % STACK;
+        stackAddr[stackTop] = a;
+        stackIsa[stackTop] = i;
+        if (stackSize < STACK) {
+            stackSize++;
+        }
+    }
+
+    /** One committed atom: walk to the next P0 instruction and apply the atom to it. */
+    private void atom(boolean executed, long offset) {
+        long start = addr;
+        Isa startIsa = isa;
+        sizes.clear();
+        long walked = 0;
+        while (true) {
+            Block b = walker.block(addr, isa);
+            switch (b.end()) {
+                case WAYPOINT -> {
+                    sizes.append(b, 0, b.count());
+                    if (b.kind() == WaypointKind.EXCEPTION_CALL) {
+                        // not a P0 instruction: its exception, if taken, is traced by an exception packet
+                        addr = b.nextAddress();
+                        break;
+                    }
+                    long next = b.nextAddress();
+                    emit(start, next, startIsa, b.kind(), b.call(), executed);
+                    follow(b, executed, offset);
+                    return;
+                }
+                case LIMIT -> {
+                    sizes.append(b, 0, b.count());
+                    addr = b.nextAddress();
+                }
+                case NO_IMAGE -> {
+                    sizes.append(b, 0, b.count());
+                    noImage(start, startIsa, b);
+                    return;
+                }
+                default -> {
+                    sizes.append(b, 0, b.count());
+                    if (sizes.count() > 0) {
+                        emit(start, b.nextAddress(), startIsa, WaypointKind.NONE, CallKind.NONE, true);
+                    }
+                    sink.accept(new DecodeError(source, "cannot walk " + isa + " code", b.nextAddress(), offset));
+                    needAddr = true;
+                    needAddrElem = true;
+                    needCtxt = true;
+                    return;
+                }
+            }
+            walked += b.byteLength();
+            if (walked > WALK_BYTES || sizes.count() > Integer.MAX_VALUE / 2) {
+                tooFar(start, offset);
+                return;
+            }
+        }
+    }
+
+    private void tooFar(long start, long offset) {
+        sink.accept(new DecodeError(source, "no P0 instruction within " + WALK_BYTES
+                + " bytes: trace and image disagree", start, offset));
+        needAddr = true;
+        needAddrElem = true;
+    }
+
+    /** Where execution goes after the P0 instruction ending {@code b}. */
+    private void follow(Block b, boolean executed, long offset) {
+        long next = b.nextAddress();
+        addr = next;
+        if (!executed) {
+            return;
+        }
+        switch (b.kind()) {
+            case DIRECT_BRANCH -> {
+                if (b.link()) {
+                    push(next, isa);
+                }
+                addr = b.target();
+                isa = b.targetIsa();
+            }
+            case INDIRECT_BRANCH, EXCEPTION_RETURN -> {
+                if (b.link()) {
+                    push(next, isa);
+                }
+                needAddr = true; // from the next address element, or the return stack
+                if (ete && b.kind() == WaypointKind.EXCEPTION_RETURN) {
+                    sink.accept(new ExceptionReturn(source, -1));
+                }
+            }
+            default -> {
+                // ISB, WFI, WFE: execution goes on with the next instruction
+            }
+        }
+    }
+
+    /** The code from {@code start} ran up to the end of the image: the range so far, then NoImage. */
+    private void noImage(long start, Isa startIsa, Block b) {
+        long missing = b.missingAddress();
+        if (sizes.count() > 0) {
+            emit(start, missing, startIsa, WaypointKind.NONE, CallKind.NONE, true);
+        }
+        sink.accept(new NoImage(source, missing, isa));
+        addr = missing;
+        needAddr = true;
+        needAddrElem = true;
+    }
+
+    private void emit(long start, long end, Isa rangeIsa, WaypointKind kind, CallKind call, boolean executed) {
+        int n = sizes.count();
+        instructions += n;
+        sink.accept(new InstructionRange(source, start, end, n, rangeIsa, kind, call, executed, sizes.sizes(),
+                sizes.index()));
+        sizes.clear();
+    }
+
+    private void exception(Etm4Element e) {
+        long ret = e.address;
+        if (e.atBranchTarget) {
+            addr = ret;
+            lastIs = e.is;
+            isa = isaOf(e.is);
+            needAddr = false;
+            needAddrElem = false;
+            haveAddr = true;
+            tinfoWait = false;
+        } else {
+            popIfPending(e.offset);
+        }
+        boolean tailChain = mProfile && ret == 0xFFFFFFFEL;
+        if (haveAddr && !tailChain && Long.compareUnsigned(addr, ret) < 0) {
+            walkTo(ret, e.offset);
+        }
+        excPending = true;
+        excNumber = e.exceptionType;
+        excReturn = ret;
+    }
+
+    /**
+     * The instructions from the current address up to {@code ret} (exclusive) ran, in a straight line: one
+     * range, executed. The walk stops at the end of the image.
+     */
+    private void walkTo(long ret, long offset) {
+        long start = addr;
+        Isa startIsa = isa;
+        sizes.clear();
+        WaypointKind lastKind = WaypointKind.NONE;
+        CallKind lastCall = CallKind.NONE;
+        while (true) {
+            Block b = walker.block(addr, isa);
+            if (b.count() > 0 && Long.compareUnsigned(ret, b.start()) > 0
+                    && Long.compareUnsigned(ret, b.nextAddress()) <= 0) {
+                int n = b.countBefore(ret);
+                long end = n < b.count() ? b.addressOf(n) : b.nextAddress();
+                if (end == ret) {
+                    sizes.append(b, 0, n);
+                    boolean whole = n == b.count() && b.end() == Block.End.WAYPOINT;
+                    emit(start, ret, startIsa, whole ? b.kind() : WaypointKind.NONE, whole ? b.call() : CallKind.NONE,
+                            true);
+                    addr = ret;
+                    return;
+                }
+            }
+            if (b.end() == Block.End.NO_IMAGE) {
+                sizes.append(b, 0, b.count());
+                noImage(start, startIsa, b);
+                return;
+            }
+            if (b.end() == Block.End.UNSUPPORTED) {
+                sink.accept(new DecodeError(source, "cannot walk " + isa + " code", b.nextAddress(), offset));
+                sizes.clear();
+                needAddr = true;
+                needAddrElem = true;
+                return;
+            }
+            sizes.append(b, 0, b.count());
+            addr = b.nextAddress();
+            if (addr - start > WALK_BYTES || Long.compareUnsigned(addr, start) < 0) {
+                sizes.clear();
+                tooFar(start, offset);
+                return;
+            }
+        }
+    }
+
+    /**
+     * ETE: the instruction at the source address is a taken branch, and the instructions from the current
+     * address up to it ran (from the source address alone when the current address is not known or after it).
+     */
+    private void sourceAddress(Etm4Element e) {
+        long src = e.address;
+        Isa srcIsa = isaOf(e.is);
+        if (needAddr || !haveAddr || Long.compareUnsigned(addr, src) > 0 || srcIsa != isa) {
+            addr = src;
+            isa = srcIsa;
+        }
+        needAddr = false;
+        needAddrElem = false;
+        haveAddr = true;
+        tinfoWait = false;
+        long start = addr;
+        Isa startIsa = isa;
+        sizes.clear();
+        while (true) {
+            Block b = walker.block(addr, isa);
+            if (b.count() > 0 && b.contains(src)) {
+                int i = b.indexOf(src);
+                if (i >= 0) {
+                    sizes.append(b, 0, i + 1);
+                    boolean last = i == b.count() - 1 && b.end() == Block.End.WAYPOINT;
+                    long next = i + 1 < b.count() ? b.addressOf(i + 1) : b.nextAddress();
+                    emit(start, next, startIsa, last ? b.kind() : WaypointKind.NONE, last ? b.call() : CallKind.NONE,
+                            true);
+                    if (last) {
+                        follow(b, true, e.offset);
+                    } else {
+                        sink.accept(new DecodeError(source, "source address is not a branch", src, e.offset));
+                        needAddr = true;
+                        needAddrElem = true;
+                    }
+                    return;
+                }
+            }
+            if (b.end() == Block.End.NO_IMAGE) {
+                sizes.append(b, 0, b.count());
+                noImage(start, startIsa, b);
+                return;
+            }
+            if (b.end() == Block.End.UNSUPPORTED || b.count() == 0) {
+                sink.accept(new DecodeError(source, "cannot walk " + isa + " code", b.nextAddress(), e.offset));
+                sizes.clear();
+                needAddr = true;
+                needAddrElem = true;
+                return;
+            }
+            sizes.append(b, 0, b.count());
+            addr = b.nextAddress();
+            if (addr - start > WALK_BYTES || Long.compareUnsigned(addr, start) < 0) {
+                sizes.clear();
+                tooFar(start, e.offset);
+                return;
+            }
+        }
+    }
+}
