@@ -14,10 +14,11 @@ import java.util.List;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-/** The inputs that decode and packets share: a snapshot directory, or a raw trace file with options. */
+/** The inputs that decode and packets share: a snapshot directory, a perf.data recording, or a raw trace file with options. */
 final class InputOptions {
     @Parameters(index = "0", arity = "0..1", paramLabel = "SNAPSHOT_DIR",
-            description = "A DS-5/OpenCSD snapshot directory (snapshot.ini, trace.ini, device files).")
+            description = "A DS-5/OpenCSD snapshot directory (snapshot.ini, trace.ini, device files), or a perf.data recording "
+                    + "(Linux perf or simpleperf; its mapped binaries found with --symdir).")
     Path snapshot;
 
     @Option(names = "--source", paramLabel = "ID", split = ",",

@@ -75,4 +75,32 @@ class PerfDecodeTest {
         assertThat(Files.isRegularFile(file)).isTrue();
         UserErrorsTest.assertMistake(CliTest.run("decode", file.toString()), file.toString(), "no AUX trace data");
     }
+
+    @Test
+    void aRecordingOpensAsASourcePerCpuWithItsAuxFragmentsAsSegments() {
+        Path kernel = Path.of(PerfDataCliTest.KERNEL);
+        List<Path> symdirs = List.of(Path.of("conformance/perfdata"));
+        List<String> warnings = new ArrayList<>();
+        io.armtrace.api.Decoder d = io.armtrace.api.Decoder.openRecording(kernel, symdirs,
+                io.armtrace.api.DecodeOptions.builder().warnings(warnings::add).build());
+        assertThat(d.sources()).extracting(io.armtrace.api.TraceSource::label)
+                .containsExactly("CPU 0 (ETM4, trace ID 0x10)", "CPU 6 (ETM4, trace ID 0x1c)");
+        // as `armtrace info` lists them: CPU 0 one fragment, CPU 6 two, the first ending where the buffer was full
+        assertThat(d.sources().get(0).segments().segments()).hasSize(1);
+        assertThat(d.sources().get(1).segments().segments())
+                .extracting(io.armtrace.source.TraceSegments.Segment::offset, io.armtrace.source.TraceSegments.Segment::breakReason)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple(0L, null),
+                        org.assertj.core.groups.Tuple.tuple(16368L, "AUX data lost: buffer full (AUX record flag truncated)"));
+        assertThat(d.sources().get(1).input().data().storedBytes()).isEqualTo(22832);
+        // the kernel itself and 343 other modules are not in the symdir: five named, then the count
+        assertThat(warnings).hasSize(6).allMatch(w -> w.startsWith(kernel.toString()));
+
+        io.armtrace.api.Decoder one = io.armtrace.api.Decoder.openRecording(kernel, symdirs,
+                io.armtrace.api.DecodeOptions.builder().source(0x1c).build());
+        assertThat(one.sources()).hasSize(1);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> io.armtrace.api.Decoder.openRecording(kernel, symdirs,
+                        io.armtrace.api.DecodeOptions.builder().source(0x33).build()))
+                .isInstanceOf(io.armtrace.source.InputException.class)
+                .hasMessage(kernel + ": has no CPU trace with ID 0x33.");
+    }
 }
