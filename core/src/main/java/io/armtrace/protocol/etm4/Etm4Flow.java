@@ -1,5 +1,7 @@
 package io.armtrace.protocol.etm4;
 
+import io.armtrace.image.AddressSpace;
+import io.armtrace.image.CodeMemory;
 import io.armtrace.image.MemoryImage;
 import io.armtrace.isa.Block;
 import io.armtrace.isa.CodeWalker;
@@ -62,7 +64,14 @@ public final class Etm4Flow implements Etm4ElementListener {
 
     private final ElementSink sink;
     private final int source;
-    private final CodeWalker walker;
+    private CodeWalker walker;
+    /** Code per address space, or null when one memory serves every space. */
+    private final CodeMemory code;
+    /** The walker of each memory the trace has run in, so that going back to a space finds its blocks cached. */
+    private final java.util.IdentityHashMap<MemoryImage, CodeWalker> walkers = new java.util.IdentityHashMap<>();
+    private final Etm4Config config;
+    /** The trace position from which the code memory may answer differently (perf's mappings over time). */
+    private long nextChange = Long.MAX_VALUE;
     private final boolean returnStackOn;
     private final boolean ete;
     private final boolean mProfile;
@@ -96,16 +105,53 @@ public final class Etm4Flow implements Etm4ElementListener {
     private LongConsumer syncListener;
 
     public Etm4Flow(Etm4Config config, MemoryImage memory, ElementSink sink) {
+        this(config, memory, null, sink);
+    }
+
+    /**
+     * A flow that reads code through {@code code}: the memory of the address space (exception level, security
+     * state, context ID) that each context packet names, from the trace position it is at. Until the first
+     * context, only memory mapped for every space is read.
+     */
+    public Etm4Flow(Etm4Config config, CodeMemory code, ElementSink sink) {
+        this(config, code.at(AddressSpace.ANY, 0), code, sink);
+        nextChange = code.changesAfter(0);
+    }
+
+    private Etm4Flow(Etm4Config config, MemoryImage memory, CodeMemory code, ElementSink sink) {
         this.sink = sink;
         this.source = config.traceId();
         this.mProfile = config.isMProfile();
         this.ete = config.ete();
-        this.walker = new CodeWalker(memory, new InstructionClassifier(mProfile ? Profile.M : Profile.AR), true, false,
-                config.wfiWfeAreBranches(), BLOCK_BYTES, CodeWalker.DEFAULT_CACHE_BLOCKS);
+        this.config = config;
+        this.code = code;
+        this.walker = walkerFor(memory);
         this.returnStackOn = config.returnStack();
         if (mProfile) {
             isa = Isa.T32;
             aarch64 = false;
+        }
+    }
+
+    private CodeWalker walkerFor(MemoryImage memory) {
+        return walkers.computeIfAbsent(memory, m -> new CodeWalker(m, new InstructionClassifier(mProfile ? Profile.M : Profile.AR),
+                true, false, config.wfiWfeAreBranches(), BLOCK_BYTES, CodeWalker.DEFAULT_CACHE_BLOCKS));
+    }
+
+    /** Reads code from the memory of the current context's space at trace position {@code position}. */
+    private void selectMemory(long position) {
+        if (code == null) {
+            return;
+        }
+        AddressSpace.Security security = nse ? (nonSecure ? AddressSpace.Security.REALM : AddressSpace.Security.ROOT)
+                : nonSecure ? AddressSpace.Security.NON_SECURE : AddressSpace.Security.SECURE;
+        AddressSpace space = new AddressSpace(el >= 0 && el <= 3 ? el : AddressSpace.ANY_LEVEL, security,
+                contextId >= 0 ? contextId : AddressSpace.ANY_CONTEXT);
+        long at = Math.max(position, 0);
+        MemoryImage memory = code.at(space, at);
+        nextChange = code.changesAfter(at);
+        if (memory != walker.memory()) {
+            walker = walkerFor(memory);
         }
     }
 
@@ -166,6 +212,9 @@ public final class Etm4Flow implements Etm4ElementListener {
     public void element(Etm4Element e) {
         if (excPending && e.kind() != Etm4Element.Kind.CONTEXT) {
             flushException(el);
+        }
+        if (e.offset >= nextChange) {
+            selectMemory(e.offset);
         }
         switch (e.kind()) {
             case TRACE_INFO -> {
@@ -262,6 +311,8 @@ public final class Etm4Flow implements Etm4ElementListener {
         isa = isaOf(lastIs);
         needCtxt = false;
         flushException(el);
+        // the exception's range above ran in the old space; what follows runs in the new one
+        selectMemory(e.offset);
         SecurityState s = nse ? (nonSecure ? SecurityState.REALM : SecurityState.ROOT)
                 : nonSecure ? SecurityState.NON_SECURE : SecurityState.SECURE;
         sink.accept(new Context(source, contextId, vmid, s, el, aarch64, !aarch64 && el == 2));

@@ -125,9 +125,11 @@ public final class Etm4Protocol implements TraceProtocol {
             throws IOException {
         Etm4Config c = config(input);
         // without an image every address is outside it: the flow reports NoImage and goes on
-        io.armtrace.image.MemoryImage memory = input.image() == null ? new io.armtrace.image.MemoryImage()
-                : input.image().memory();
-        Etm4Flow flow = new Etm4Flow(c, memory, sink);
+        // code per address space: the snapshot's dumps in the spaces they name (one memory for all otherwise)
+        io.armtrace.image.CodeMemory code = input.code() != null ? input.code()
+                : io.armtrace.image.CodeMemory.of(input.image() == null ? new io.armtrace.image.MemoryImage()
+                        : input.image().memory());
+        Etm4Flow flow = new Etm4Flow(c, code, sink);
         Etm4Speculation spec = new Etm4Speculation(c, flow);
         boolean[] stop = {false};
         long[] synced = {-1};

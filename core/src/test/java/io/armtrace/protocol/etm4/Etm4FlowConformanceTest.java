@@ -89,8 +89,10 @@ class Etm4FlowConformanceTest {
     static List<String> decode(TraceProtocol p, SnapshotSource src, Snapshot snap) throws IOException {
         List<String> out = new ArrayList<>();
         List<String> pendingContexts = new ArrayList<>();
+        // code per address space, as the snapshot's dumps name them (a57_single_step's are EL2's): the flow reads
+        // the memory of the space each context packet names
         DecodeInput in = new DecodeInput(src.traceId(), registers(p, src, snap), src.image(), src.data(),
-                DecodeOptions.DEFAULT);
+                DecodeOptions.DEFAULT, snap.codeMemory(src));
         p.decode(in, new io.armtrace.trace.ElementSink() {
             @Override
             public void accept(TraceElement e) {
