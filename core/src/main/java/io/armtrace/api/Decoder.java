@@ -140,6 +140,54 @@ public final class Decoder {
     }
 
     /**
+     * Opens a perf.data recording (Linux perf or simpleperf) of CoreSight trace: per CPU with AUX data, its
+     * trace unit's protocol and registers, and its AUX buffers as segments (a break, and a gap element,
+     * between buffers and where AUX data was lost); code from the executable mappings whose binaries are
+     * found in {@code symdirs} (by build ID or file name) or at their recorded paths. Each binary not found is
+     * named once through {@link DecodeOptions#warnings()}; its code gives no_image elements.
+     *
+     * @param recording the perf.data file
+     * @param symdirs directories holding the mapped binaries
+     * @param options what to open and how to decode (sources are trace IDs; images are added)
+     * @return the opened recording
+     */
+    public static Decoder openRecording(Path recording, List<Path> symdirs, DecodeOptions options) {
+        io.armtrace.source.perf.PerfData data = io.armtrace.source.perf.PerfData.read(recording);
+        io.armtrace.source.perf.PerfTrace trace = io.armtrace.source.perf.PerfTrace.open(data, symdirs);
+        List<String> missing = trace.missing();
+        for (int i = 0; i < Math.min(5, missing.size()); i++) {
+            options.warnings().accept(recording + ": the mapped binary " + IniFile.shorten(missing.get(i)) + " was not found (give"
+                    + " --symdir DIR holding it by file name or build ID); its code gives no_image elements.");
+        }
+        if (missing.size() > 5) {
+            options.warnings().accept(recording + ": " + (missing.size() - 5) + " more mapped binaries were not found; their code"
+                    + " gives no_image elements.");
+        }
+        ProgramImage base = ProgramImage.of(trace.memory());
+        List<TraceSource> out = new ArrayList<>();
+        for (io.armtrace.source.perf.PerfTrace.Cpu c : trace.cpus()) {
+            if (!options.sources().isEmpty() && !options.sources().contains(c.unit().traceId())) {
+                continue;
+            }
+            TraceProtocol p = options.protocol() != null ? protocolNamed(options.protocol())
+                    : Protocols.forDeviceType(c.deviceType()).orElseThrow(() -> new InputException(recording + ": CPU " + c.cpu()
+                            + " has a trace unit of type " + c.deviceType() + ", which armtrace does not decode."));
+            Registers extra = options.registers();
+            p.checkRegisterNames(extra, "--reg");
+            Registers r = new Registers().putAll(c.registers()).putAll(extra);
+            ProgramImage img = TraceInputs.image(base, options.images());
+            out.add(new TraceSource(p, new DecodeInput(c.unit().traceId(), r, img, c.data(), options.decoderOptions()),
+                    c.label(), c.segments()));
+        }
+        for (int id : options.sources()) {
+            if (trace.cpus().stream().noneMatch(c -> c.unit().traceId() == id)) {
+                throw new InputException(recording + ": has no CPU trace with ID " + String.format("0x%02x", id) + ".");
+            }
+        }
+        return new Decoder(out, options, List.of(recording));
+    }
+
+    /**
      * The sources to decode, in the order {@link #decode(ElementSink)} decodes them.
      *
      * @return the sources
@@ -176,7 +224,7 @@ public final class Decoder {
      */
     public void decode(ElementSink sink) throws IOException {
         for (TraceSource s : sources) {
-            s.protocol().decode(s.input(), sink);
+            s.decode(sink);
         }
         sink.end();
     }
@@ -189,7 +237,7 @@ public final class Decoder {
      * @throws java.io.IOException if a file cannot be read
      */
     public void decode(TraceSource source, ElementSink sink) throws IOException {
-        source.protocol().decode(source.input(), sink);
+        source.decode(sink);
         sink.end();
     }
 
@@ -201,7 +249,7 @@ public final class Decoder {
     public ElementIterator elements() {
         return new ElementIterator(sink -> {
             for (TraceSource s : sources) {
-                s.protocol().decode(s.input(), sink);
+                s.decode(sink);
             }
         }, options.batchSize(), options.queuedBatches());
     }
@@ -213,7 +261,7 @@ public final class Decoder {
      * @return an iterator to close when done
      */
     public ElementIterator elements(TraceSource source) {
-        return new ElementIterator(sink -> source.protocol().decode(source.input(), sink), options.batchSize(),
+        return new ElementIterator(source::decode, options.batchSize(),
                 options.queuedBatches());
     }
 

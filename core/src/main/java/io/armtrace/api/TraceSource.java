@@ -4,6 +4,8 @@ import io.armtrace.image.CodeMemory;
 import io.armtrace.image.ProgramImage;
 import io.armtrace.protocol.DecodeInput;
 import io.armtrace.protocol.TraceProtocol;
+import io.armtrace.source.TraceSegments;
+import io.armtrace.trace.ElementSink;
 
 /**
  * One trace source of an opened input, ready to decode: its protocol, trace ID, registers, program image and
@@ -13,11 +15,43 @@ public final class TraceSource {
     private final TraceProtocol protocol;
     private final DecodeInput input;
     private final String label;
+    private final TraceSegments segments;
 
     TraceSource(TraceProtocol protocol, DecodeInput input, String label) {
+        this(protocol, input, label, null);
+    }
+
+    TraceSource(TraceProtocol protocol, DecodeInput input, String label, TraceSegments segments) {
         this.protocol = protocol;
         this.input = input;
         this.label = label;
+        this.segments = segments;
+    }
+
+    /**
+     * The trace as segments with breaks between them (a perf.data recording's AUX buffers), or null when it
+     * is one piece ({@link #input()}'s data). With segments, {@link #input()}'s data is all of them end to
+     * end (what a packet listing reads); a decode goes through {@link #decode(ElementSink)}.
+     *
+     * @return the segments, or null
+     */
+    public TraceSegments segments() {
+        return segments;
+    }
+
+    /**
+     * Decodes this source into {@code sink}, segment by segment with a gap at each break when it has
+     * segments; does not call {@link ElementSink#end()}.
+     *
+     * @param sink receives the elements
+     * @throws java.io.IOException if a file cannot be read
+     */
+    public void decode(ElementSink sink) throws java.io.IOException {
+        if (segments != null) {
+            protocol.decode(input, segments, sink);
+        } else {
+            protocol.decode(input, sink);
+        }
     }
 
     /**

@@ -53,7 +53,7 @@ final class AnalysisRun {
                     sink = timeline.feed(sink);
                 }
             }
-            job.protocol().decode(job.input(), sink);
+            job.decode(sink);
             sink.end();
             out.add(new Result(job, a));
         }
@@ -71,7 +71,7 @@ final class AnalysisRun {
         java.util.LinkedHashMap<InputOptions.Job, io.armtrace.view.SoftwareTraceSummary> out = new java.util.LinkedHashMap<>();
         for (InputOptions.Job job : all) {
             io.armtrace.view.SoftwareTraceSummary t = new io.armtrace.view.SoftwareTraceSummary(job.input().image());
-            job.protocol().decode(job.input(), t);
+            job.decode(t);
             t.end();
             out.put(job, t);
         }

@@ -1,7 +1,6 @@
 package io.armtrace.cli;
 
 import io.armtrace.source.InputException;
-import io.armtrace.source.perf.PerfData;
 import io.armtrace.trace.ElementSink;
 import io.armtrace.view.AutoFdoProfile;
 import java.nio.file.Path;
@@ -67,11 +66,7 @@ final class AutofdoCommand implements Callable<Integer> {
         } else {
             for (Path in : inputs) {
                 input.snapshot = in;
-                if (PerfData.looksLikePerfData(in)) {
-                    decodeRecording(in, profile);
-                } else {
-                    decode(profile);
-                }
+                decode(profile); // a snapshot, or a perf.data recording per CPU with the binaries it maps
                 read.addAll(input.inputFiles());
                 read.add(in);
             }
@@ -102,19 +97,8 @@ final class AutofdoCommand implements Callable<Integer> {
         }
         for (InputOptions.Job job : jobs) {
             ElementSink sink = profile.stream(job.input().image().memory());
-            job.protocol().decode(job.input(), sink);
+            job.decode(sink);
             sink.end();
         }
-    }
-
-    /**
-     * A perf.data recording, into the profile: its decode (per CPU, with the binaries its MMAP2 records map,
-     * one {@link AutoFdoProfile#stream} per CPU) goes here once recordings decode into instructions (the
-     * ETMv4/ETE flow decoder); until then the recording is refused with one sentence.
-     */
-    private void decodeRecording(Path recording, AutoFdoProfile profile) {
-        throw new InputException(recording + ": is a perf.data recording, whose trace armtrace cannot decode into "
-                + "instructions yet, so it gives no AutoFDO profile (`armtrace info " + recording + "` shows what it holds, "
-                + "`armtrace convert` makes an OpenCSD snapshot of it).");
     }
 }

@@ -304,7 +304,10 @@ final class DecodeCommand implements Callable<Integer> {
         // the bar counts the stored bytes (the file, formatted or not) against their size: no extra pass over the trace
         long size = progress ? job.input().data().storedBytes() : -1;
         boolean split = chunkSize > 0 && !several && threads > 1 && (size < 0 || size > chunkSize);
-        if (progress && !split) {
+        if (job.segments() != null) {
+            // a recording's AUX buffers: each decoded from a reset, one after the other
+            job.decode(sink);
+        } else if (progress && !split) {
             // a source split into pieces is read by several decoders at once: no single progress bar
             try (Progress bar = Progress.start("decoding " + job.label(), size)) {
                 var in = job.input();
@@ -313,7 +316,7 @@ final class DecodeCommand implements Callable<Integer> {
         } else if (split) {
             io.armtrace.protocol.ChunkedDecode.decode(job.protocol(), job.input(), sink, threads, chunkSize);
         } else {
-            job.protocol().decode(job.input(), sink);
+            job.decode(sink);
         }
         sink.end();
         return seen.any;

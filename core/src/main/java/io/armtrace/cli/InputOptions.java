@@ -14,10 +14,11 @@ import java.util.List;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-/** The inputs that decode and packets share: a snapshot directory, or a raw trace file with options. */
+/** The inputs that decode and packets share: a snapshot directory, a perf.data recording, or a raw trace file with options. */
 final class InputOptions {
     @Parameters(index = "0", arity = "0..1", paramLabel = "SNAPSHOT_DIR",
-            description = "A DS-5/OpenCSD snapshot directory (snapshot.ini, trace.ini, device files).")
+            description = "A DS-5/OpenCSD snapshot directory (snapshot.ini, trace.ini, device files), or a perf.data recording "
+                    + "(Linux perf or simpleperf; its mapped binaries found with --symdir).")
     Path snapshot;
 
     @Option(names = "--source", paramLabel = "ID", split = ",",
@@ -61,6 +62,10 @@ final class InputOptions {
                     + "for ETMv4/ETE TRCCONFIGR, TRCTRACEIDR, TRCIDR0-13, TRCDEVARCH; for ITM ITMTCR, DWTCTRL; for STM STMTCSR). Repeatable.")
     List<String> regs = new ArrayList<>();
 
+    @Option(names = "--symdir", paramLabel = "DIR", description = "For a perf.data recording: a directory to look for the "
+            + "mapped binaries in, by build ID (DIR/.build-id/xx/...) and by file name. Repeatable; the recorded paths are tried last.")
+    List<Path> symdirs = new ArrayList<>();
+
     @Option(names = "--limit", paramLabel = "N", description = "Bound on any single walk through code, in instructions (0 = the protocol's default).")
     long limit;
 
@@ -94,7 +99,19 @@ final class InputOptions {
     }
 
     /** One source to process: its protocol and its decoder input. */
-    record Job(TraceProtocol protocol, DecodeInput input, String label) {
+    record Job(TraceProtocol protocol, DecodeInput input, String label, io.armtrace.source.TraceSegments segments) {
+        Job(TraceProtocol protocol, DecodeInput input, String label) {
+            this(protocol, input, label, null);
+        }
+
+        /** Decodes the job into {@code sink} (segment by segment when it has segments); does not end the sink. */
+        void decode(io.armtrace.trace.ElementSink sink) throws java.io.IOException {
+            if (segments != null) {
+                protocol.decode(input, segments, sink);
+            } else {
+                protocol.decode(input, sink);
+            }
+        }
     }
 
     private Registers extraRegisters() {
@@ -213,7 +230,16 @@ final class InputOptions {
             }
             io.armtrace.api.DecodeOptions.Builder b = decodeOptions(extra).toBuilder();
             sourceIds().forEach(b::source);
-            decoder = io.armtrace.api.Decoder.openSnapshot(snapshot, b.build());
+            if (io.armtrace.source.perf.PerfData.looksLikePerfData(snapshot)) {
+                for (Path d : symdirs) {
+                    if (!java.nio.file.Files.isDirectory(d)) {
+                        throw new InputException("--symdir " + Messages.shorten(d.toString()) + ": is not a directory.");
+                    }
+                }
+                decoder = io.armtrace.api.Decoder.openRecording(snapshot, symdirs, b.build());
+            } else {
+                decoder = io.armtrace.api.Decoder.openSnapshot(snapshot, b.build());
+            }
             inputFiles.addAll(decoder.files());
         } else {
             if (trace == null) {
@@ -234,7 +260,7 @@ final class InputOptions {
         }
         List<Job> jobs = new ArrayList<>();
         for (io.armtrace.api.TraceSource s : decoder.sources()) {
-            jobs.add(new Job(s.protocol(), s.input(), s.label()));
+            jobs.add(new Job(s.protocol(), s.input(), s.label(), s.segments()));
         }
         return jobs;
     }

@@ -71,7 +71,7 @@ final class ItmCommand implements Callable<Integer> {
         try (OutputFile file = output.open(spec.commandLine().getOut(), input.inputFiles())) {
             PrintWriter out = file.writer();
             StimulusConsole console = new StimulusConsole(out, chosen).flushEachLine(output.output == null);
-            job.protocol().decode(job.input(), console);
+            job.decode(console);
             console.end();
             bytes = console.bytes();
             losses = console.losses();

@@ -43,7 +43,7 @@ final class ReportCommand implements Callable<Integer> {
         List<InputOptions.Job> softwareShown = new java.util.ArrayList<>();
         for (InputOptions.Job job : softwareJobs) {
             io.armtrace.view.SoftwareTraceSummary t = new io.armtrace.view.SoftwareTraceSummary(job.input().image());
-            job.protocol().decode(job.input(), t);
+            job.decode(t);
             t.end();
             if (t.hasContent()) {
                 software.add(t);

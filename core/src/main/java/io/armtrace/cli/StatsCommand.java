@@ -73,7 +73,7 @@ final class StatsCommand implements Callable<Integer> {
             long[] other = {0};
             String undecoded = null;
             try {
-                job.protocol().decode(job.input(), new ElementSink() {
+                job.decode(new ElementSink() {
                     @Override
                     public void accept(TraceElement e) {
                         if (e instanceof InstructionRange r) {

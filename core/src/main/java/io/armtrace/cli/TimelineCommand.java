@@ -42,7 +42,7 @@ final class TimelineCommand implements Callable<Integer> {
                 int id = job.input().traceId();
                 String name = id >= 0 ? String.format("trace ID 0x%02x %s", id, job.protocol().title()) : job.protocol().title();
                 TraceEventWriter.Track track = timeline.track(name, job.input().image());
-                job.protocol().decode(job.input(), track);
+                job.decode(track);
                 track.end();
             }
             timeline.finish();

@@ -52,6 +52,79 @@ public interface TraceData {
         };
     }
 
+    /** Opens a stream of stored bytes afresh each time it is called. */
+    interface Opener {
+        InputStream open() throws IOException;
+    }
+
+    /**
+     * Bytes stored elsewhere (a stretch of a recording's AUX data), {@code storedBytes} long, opened afresh
+     * by {@code opener} on every read: the trace bytes themselves when {@code traceId} is null, else CoreSight
+     * frames of which the source {@code traceId}'s bytes are taken.
+     */
+    static TraceData stored(String name, long storedBytes, Opener opener, Integer traceId) {
+        return new TraceData() {
+            @Override
+            public String name() {
+                return name;
+            }
+
+            @Override
+            public InputStream open(LongConsumer storedRead) throws IOException {
+                InputStream in = counted(opener.open(), storedRead);
+                return traceId == null ? in : new DeformattedInputStream(in, traceId, false);
+            }
+
+            @Override
+            public long storedBytes() {
+                return storedBytes;
+            }
+        };
+    }
+
+    /** The trace bytes of {@code parts} one after the other, as one stream (no break between them). */
+    static TraceData concat(String name, java.util.List<TraceData> parts) {
+        return new TraceData() {
+            @Override
+            public String name() {
+                return name;
+            }
+
+            @Override
+            public InputStream open(LongConsumer storedRead) throws IOException {
+                java.util.Iterator<TraceData> it = parts.iterator();
+                return new java.io.SequenceInputStream(new java.util.Enumeration<InputStream>() {
+                    @Override
+                    public boolean hasMoreElements() {
+                        return it.hasNext();
+                    }
+
+                    @Override
+                    public InputStream nextElement() {
+                        try {
+                            return it.next().open(storedRead);
+                        } catch (IOException e) {
+                            throw new java.io.UncheckedIOException(e);
+                        }
+                    }
+                });
+            }
+
+            @Override
+            public long storedBytes() {
+                long n = 0;
+                for (TraceData d : parts) {
+                    long k = d.storedBytes();
+                    if (k < 0) {
+                        return -1;
+                    }
+                    n += k;
+                }
+                return n;
+            }
+        };
+    }
+
     static TraceData of(Path file) {
         return new FileData(file) {
             @Override

@@ -30,10 +30,10 @@ public final class TraceInputs {
         OFLOW
     }
 
-    /** A perf.data recording where a snapshot or trace was expected: what armtrace does with one today. */
+    /** A perf.data recording given as a raw trace file or to a reader of snapshots only: where it goes instead. */
     public static InputException perfData(Path file) {
-        return new InputException(file + ": is a perf.data recording (Linux perf or simpleperf); decoding recordings is not"
-                + " available yet, and `armtrace info " + file + "` shows what it holds.");
+        return new InputException(file + ": is a perf.data recording (Linux perf or simpleperf); give it as the input itself"
+                + " (armtrace decode " + file + " --symdir DIR), and `armtrace info " + file + "` shows what it holds.");
     }
 
     /** Loads the snapshot in {@code dir}, refusing a perf.data recording or a plain file with one sentence. */

@@ -84,8 +84,13 @@ class AutofdoCommandTest {
     }
 
     @Test
-    void aRecordingIsRefusedInOneSentenceUntilItsTraceCanBeDecoded() {
-        UserErrorsTest.assertMistake(CliTest.run("autofdo", PerfDataCliTest.KERNEL), PerfDataCliTest.KERNEL, "perf.data recording");
-        UserErrorsTest.assertMistake(CliTest.run("autofdo", MTB, PerfDataCliTest.KERNEL), PerfDataCliTest.KERNEL, "perf.data recording");
+    void aRecordingGivesTheProfileOfTheModuleItsTraceRanIn(@org.junit.jupiter.api.io.TempDir java.nio.file.Path tmp) throws Exception {
+        java.nio.file.Path out = tmp.resolve("kernel.afdo");
+        CliTest.Result r = CliTest.run("autofdo", PerfDataCliTest.KERNEL, "--symdir", "conformance/perfdata", "-o", out.toString());
+        assertThat(r.exit()).as(r.err()).isZero();
+        String text = java.nio.file.Files.readString(out);
+        // the only binary found is the module rq_stats.ko, whose code CPU 6 ran
+        assertThat(text).contains("rq_stats.ko");
+        assertThat(text.lines().findFirst().orElseThrow()).matches("[1-9][0-9]*");
     }
 }

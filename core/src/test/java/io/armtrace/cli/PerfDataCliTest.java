@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import org.junit.jupiter.api.Test;
 
-/** perf.data recordings on the command line: info describes them; decode and packets say what they cannot do yet. */
+/** perf.data recordings on the command line: info describes them; given as a raw trace file, they are named for what they are. */
 class PerfDataCliTest {
     static final String KERNEL = "conformance/perfdata/perf_kernel.data";
 
@@ -22,9 +22,8 @@ class PerfDataCliTest {
     }
 
     @Test
-    void decodeAndPacketsSayWhatARecordingIs() {
-        for (String[] args : new String[][] {{"decode", KERNEL}, {"packets", KERNEL},
-            {"decode", "--trace", KERNEL, "--protocol", "etm3"}}) {
+    void aRecordingGivenAsRawTraceIsNamedForWhatItIs() {
+        for (String[] args : new String[][] {{"decode", "--trace", KERNEL, "--protocol", "etm3"}}) {
             CliTest.Result r = CliTest.run(args);
             UserErrorsTest.assertMistake(r, KERNEL, "perf.data recording", "armtrace info");
         }

@@ -89,6 +89,43 @@ public final class PerfSnapshot {
         return out;
     }
 
+    /** An executable mapping whose file was found, and that file's code where it was mapped. */
+    record Placed(Mapping mapping, Path file, MemoryImage memory) {
+    }
+
+    /** The code of a recording: the mappings placed, and the recorded paths of those with no file found. */
+    record Code(List<Placed> placed, List<String> missing) {
+    }
+
+    /**
+     * The executable mappings of {@code data} (each path and start once) whose files are found in
+     * {@code symdirs} or at the recorded path, placed where they were mapped; the others' paths (up to
+     * 10000) as missing.
+     */
+    static Code code(PerfData data, List<Path> symdirs) {
+        List<Placed> placed = new ArrayList<>();
+        List<String> missing = new ArrayList<>();
+        Map<String, Boolean> seen = new LinkedHashMap<>();
+        for (Mapping m : data.mappings().all()) {
+            if (!m.executable() || seen.putIfAbsent(m.path() + "@" + Long.toHexString(m.start()), true) != null) {
+                continue;
+            }
+            Path file = find(m, symdirs);
+            if (file == null) {
+                if (m.path() != null && !m.path().startsWith("[") && missing.size() < 10_000) {
+                    missing.add(m.path());
+                }
+                continue;
+            }
+            try {
+                placed.add(new Placed(m, file, place(m, file)));
+            } catch (ImageException | InputException e) {
+                missing.add(m.path());
+            }
+        }
+        return new Code(placed, missing);
+    }
+
     /** The device type OpenCSD's snapshot reader gives a trace unit of this kind. */
     static String deviceType(TraceUnit u) {
         return switch (u.kind()) {
@@ -137,29 +174,13 @@ public final class PerfSnapshot {
         // memory dumps: the executable mappings whose files are found, one dump file per region
         StringBuilder dumps = new StringBuilder();
         List<String> dumped = new ArrayList<>();
-        List<String> missing = new ArrayList<>();
-        Map<String, Boolean> seen = new LinkedHashMap<>();
+        Code code = code(data, symdirs);
+        List<String> missing = code.missing();
         int n = 0;
-        for (Mapping m : data.mappings().all()) {
-            if (!m.executable() || seen.putIfAbsent(m.path() + "@" + Long.toHexString(m.start()), true) != null) {
-                continue;
-            }
-            Path file = find(m, symdirs);
-            if (file == null) {
-                if (m.path() != null && !m.path().startsWith("[") && missing.size() < 10_000) {
-                    missing.add(m.path());
-                }
-                continue;
-            }
-            MemoryImage placed;
-            try {
-                placed = place(m, file);
-            } catch (ImageException | InputException e) {
-                missing.add(m.path());
-                continue;
-            }
-            dumped.add(file.toString());
-            for (MemoryImage.Region r : placed.regions()) {
+        for (Placed p : code.placed()) {
+            Mapping m = p.mapping();
+            dumped.add(p.file().toString());
+            for (MemoryImage.Region r : p.memory().regions()) {
                 String name = String.format("mem_%d_0x%016x.bin", n++, r.start());
                 try (OutputStream out = Files.newOutputStream(dir.resolve(name))) {
                     ByteBuffer b = r.bytes().duplicate();

@@ -51,4 +51,34 @@ class PerfDataFuzzTest {
             Files.deleteIfExists(file);
         }
     }
+
+    /**
+     * Arbitrary bytes as a recording to decode: opening it either works or says in one sentence naming the
+     * file what is wrong; what opens decodes per CPU into elements without throwing, whatever the AUX data.
+     */
+    @FuzzTest(maxDuration = "20s")
+    void recordingDecodesOrSaysWhy(byte[] data) throws IOException {
+        Path file = Files.createTempFile("fuzz", ".data");
+        try {
+            Files.write(file, data);
+            io.armtrace.api.Decoder d;
+            try {
+                d = io.armtrace.api.Decoder.openRecording(file, java.util.List.of(), io.armtrace.api.DecodeOptions.builder()
+                        .warnings(w -> assertThat(w).startsWith(file.toString())).build());
+            } catch (InputException e) {
+                assertThat(e.getMessage()).startsWith(file.toString());
+                return;
+            }
+            long[] elements = new long[1];
+            d.decode(new io.armtrace.trace.ElementSink() {
+                @Override
+                public void accept(io.armtrace.trace.TraceElement e) {
+                    elements[0]++;
+                }
+            });
+            assertThat(elements[0]).isNotNegative();
+        } finally {
+            Files.deleteIfExists(file);
+        }
+    }
 }

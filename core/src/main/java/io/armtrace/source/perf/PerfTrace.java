@@ -1,0 +1,125 @@
+package io.armtrace.source.perf;
+
+import io.armtrace.image.MemoryImage;
+import io.armtrace.source.InputException;
+import io.armtrace.source.Registers;
+import io.armtrace.source.TraceData;
+import io.armtrace.source.TraceSegments;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A perf.data recording as decode jobs: per CPU with AUX data, its trace unit's device type and registers
+ * (those an OpenCSD snapshot of the recording would give it, see {@link PerfSnapshot}), and its AUX data as
+ * {@link TraceSegments}, one segment per AUX fragment, each after a break (a new AUX buffer, or the loss the
+ * recording reports there); and the code of the mapped binaries found, placed as the snapshot places them.
+ * A segment's offset counts the queue's AUX bytes before it as they lie in the file.
+ */
+public final class PerfTrace {
+    /** One CPU's trace: what its decoder reads. */
+    public record Cpu(int cpu, TraceUnit unit, String deviceType, Registers registers, TraceSegments segments,
+                      TraceData data) {
+        /** How listings name it: "CPU 2 (ETM4, trace ID 0x12)". */
+        public String label() {
+            return "CPU " + cpu + " (" + deviceType + ", trace ID " + String.format("0x%02x", unit.traceId()) + ")";
+        }
+    }
+
+    private final List<Cpu> cpus;
+    private final MemoryImage memory;
+    private final List<String> missing;
+
+    private PerfTrace(List<Cpu> cpus, MemoryImage memory, List<String> missing) {
+        this.cpus = List.copyOf(cpus);
+        this.memory = memory;
+        this.missing = List.copyOf(missing);
+    }
+
+    /** The CPUs with AUX data, in CPU order. */
+    public List<Cpu> cpus() {
+        return cpus;
+    }
+
+    /** The code of every mapped binary found, at its mapped addresses. */
+    public MemoryImage memory() {
+        return memory;
+    }
+
+    /** The recorded paths of executable mappings with no file found, each once. */
+    public List<String> missing() {
+        return missing;
+    }
+
+    /** The decode jobs of {@code data}, with mapped binaries looked up in {@code symdirs} (then at their recorded paths). */
+    public static PerfTrace open(PerfData data, List<Path> symdirs) {
+        CoreSightInfo info = data.coreSight();
+        if (info == null) {
+            throw new InputException(data.file() + ": has no CoreSight trace (no AUXTRACE_INFO record of type CS_ETM), so there is nothing to decode.");
+        }
+        Map<Integer, TraceUnit> units = new LinkedHashMap<>();
+        for (TraceUnit u : info.units()) {
+            units.putIfAbsent(u.cpu(), u);
+        }
+        List<Cpu> cpus = new ArrayList<>();
+        for (AuxQueue q : data.auxQueues()) {
+            if (q.perThread()) {
+                throw new InputException(data.file() + ": was recorded per thread (perf record --per-thread); decoding such a recording "
+                        + "is not supported, only per-CPU recordings.");
+            }
+            TraceUnit u = units.get(q.cpu());
+            List<AuxSegment> segs = data.auxSegments(q);
+            if (u == null || segs.isEmpty()) {
+                continue;
+            }
+            cpus.add(cpu(data, q, u, segs));
+        }
+        if (cpus.isEmpty()) {
+            throw new InputException(data.file() + ": holds no AUX trace data of a CPU that AUXTRACE_INFO describes, so there is nothing to decode.");
+        }
+        PerfSnapshot.Code code = PerfSnapshot.code(data, symdirs);
+        MemoryImage memory = new MemoryImage();
+        for (PerfSnapshot.Placed p : code.placed()) {
+            for (MemoryImage.Region r : p.memory().regions()) {
+                memory.add(r.start(), r.bytes(), r.name());
+            }
+        }
+        return new PerfTrace(cpus, memory, new ArrayList<>(new LinkedHashSet<>(code.missing())));
+    }
+
+    private static Cpu cpu(PerfData data, AuxQueue q, TraceUnit u, List<AuxSegment> segs) {
+        Registers regs = new Registers();
+        for (Map.Entry<String, Long> r : u.registers().entrySet()) {
+            if (PerfSnapshot.NUMBERS.containsKey(r.getKey())) { // (TS_SOURCE and later parameters are perf's, not registers)
+                regs.put(r.getKey(), r.getValue());
+            }
+        }
+        List<AuxLoss> losses = data.auxLosses(q);
+        List<TraceData> parts = new ArrayList<>();
+        List<TraceSegments.Segment> list = new ArrayList<>();
+        int l = 0;
+        for (int i = 0; i < segs.size(); i++) {
+            AuxSegment s = segs.get(i);
+            StringBuilder why = new StringBuilder();
+            while (l < losses.size() && losses.get(l).streamOffset() <= s.streamOffset()) {
+                String w = "AUX data lost: " + losses.get(l).reason().words();
+                if (why.indexOf(w) < 0) {
+                    why.append(why.length() == 0 ? "" : "; ").append(w);
+                }
+                l++;
+            }
+            if (why.length() == 0 && i > 0) {
+                why.append("new AUX buffer");
+            }
+            TraceData d = TraceData.stored(data.file() + " CPU " + q.cpu() + " AUX bytes " + s.streamOffset() + "+" + s.size(),
+                    s.size(), () -> data.openAux(s), s.formatted() ? Integer.valueOf(u.traceId()) : null);
+            parts.add(d);
+            list.add(new TraceSegments.Segment(d, s.streamOffset(), why.length() == 0 ? null : why.toString()));
+        }
+        return new Cpu(q.cpu(), u, PerfSnapshot.deviceType(u), regs, TraceSegments.of(list),
+                TraceData.concat(data.file() + " CPU " + q.cpu(), parts));
+    }
+}
