@@ -44,7 +44,9 @@ class A64FuzzTest {
         Disassembler d = new Disassembler(Profile.AR);
         DisassemblyCache cache = new DisassemblyCache(d, m, symbols);
         Insn insn = new Insn();
-        for (long a = base; a + 4 <= base + code.length; a += 4) {
+        // by offsets from the base: near 2^63 an address plus 4 is negative as a signed number
+        for (long off = 0; off + 4 <= code.length; off += 4) {
+            long a = base + off;
             assertThat(classifier.classify(m, a, Isa.A64, 0, insn)).isTrue();
             assertThat(insn.size).isEqualTo(4);
             if (insn.kind == WaypointKind.DIRECT_BRANCH) {
@@ -60,7 +62,7 @@ class A64FuzzTest {
         }
         assertThat(d.disassemble(m, base + code.length, Isa.A64, 0, symbols)).isNull();
         CodeWalker walker = new CodeWalker(m, classifier, true, false, true, 64, 16);
-        for (long a = base; a < base + code.length; ) {
+        for (long a = base; Long.compareUnsigned(a - base, code.length) < 0; ) {
             Block b = walker.block(a, Isa.A64);
             assertThat(b.byteLength()).isBetween(0, 64);
             if (b.count() == 0) {
