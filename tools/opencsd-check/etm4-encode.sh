@@ -8,7 +8,9 @@
 # with ARMTRACE_EXTRA_GROUNDTRUTH=DIR, also the AArch64 NAME.exec.gz / NAME.elf.gz pairs there.
 # Each program is encoded as ETMv4 and as ETE, plain, with the return stack, with exact matches off
 # and a short sync period, and with Q elements (one and three P0 instructions per Q element: OpenCSD's
-# ranges and its I_RANGE_NOPATH counts together must be the record's instructions, compare_a64.py --q).
+# ranges and its I_RANGE_NOPATH counts together must be the record's instructions, compare_a64.py --q), and
+# with cycle counts, timestamps, context ID and VMID (which must not change the instructions, and which
+# OpenCSD must read without an error).
 # Exit 0 = all exact, 1 = a difference, 77 = trc_pkt_lister is not installed.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -57,7 +59,9 @@ for path in "${progs[@]}"; do
   prog=$(basename "$path")
   gunzip -c "$path.elf.gz" > "$work/$prog.elf"
   for protocol in etm4 ete; do
-    for opts in "" "--return-stack=on" "--exact-match=off --sync-period=64" "--q-elements=1" "--q-elements=3"; do
+    for opts in "" "--return-stack=on" "--exact-match=off --sync-period=64" "--q-elements=1" "--q-elements=3" \
+        "--cycle-accurate=on --cycle-threshold=7 --timestamps=on --context-id=0x1234abcd --vmid=0x5a" \
+        "--cycle-accurate=on --timestamps=on --context-id=7 --q-elements=2"; do
       snap="$work/snap"
       rm -rf "$snap" "$work/ocsd.ppl"
       # shellcheck disable=SC2086
@@ -66,12 +70,17 @@ for path in "${progs[@]}"; do
       trc_pkt_lister -ss_dir "$snap" -decode -logfilename "$work/ocsd.ppl" >/dev/null 2>&1 || true
       want=ETMV4I; [ "$protocol" = ete ] && want=ETE
       checked=$((checked + 1))
+      if grep -q "OCSD_ERR" "$work/ocsd.ppl"; then
+        echo "etm4-encode.sh: $prog $protocol $opts: OpenCSD reports an error: $(grep -m1 OCSD_ERR "$work/ocsd.ppl")"
+        status=1
+        continue
+      fi
       if ! grep -q "Protocol printer $want" "$work/ocsd.ppl"; then
         echo "etm4-encode.sh: $prog $protocol $opts: OpenCSD did not set up its $want decoder"
         status=1
         continue
       fi
-      q=; case "$opts" in --q-elements*) q=--q ;; esac
+      q=; case "$opts" in *--q-elements*) q=--q ;; esac
       # shellcheck disable=SC2086
       if result=$(python3 tools/opencsd-check/compare_a64.py $q "$work/ocsd.ppl" "$path.exec.gz"); then
         echo "etm4-encode.sh: $prog $protocol $opts: exact: $result"

@@ -25,7 +25,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * Q elements against OpenCSD's decoder. The traces in {@code opencsd-1.3.3-q/} are the encoder's ETMv4 trace of
+ * Q elements against OpenCSD's decoder. The traces in {@code opencsd-1.3.3-encoded/} are the encoder's ETMv4 trace of
  * the corpus's linux-a64 program with one and with three P0 instructions per Q element ({@code armtrace encode
  * --protocol etm4 --q-elements=N}); their {@code .decode.gz} files are the element lines of Debian's
  * {@code trc_pkt_lister -decode} (libopencsd 1.3.3) on those snapshots, which
@@ -52,7 +52,7 @@ class Etm4QOpenCsdTest {
     @CsvSource({"1, 10574, 0", "3, 23, 3520"})
     void sameRangesAndCountsAsOpenCsdOrExactRangesWhereOnePathFits(int q, int openCsdRanges, int openCsdCounts)
             throws IOException {
-        Path dir = Path.of("src/test/resources/io/armtrace/protocol/etm4/opencsd-1.3.3-q");
+        Path dir = Path.of("src/test/resources/io/armtrace/protocol/etm4/opencsd-1.3.3-encoded");
         if (!Files.isDirectory(dir)) {
             dir = Path.of("core").resolve(dir);
         }
