@@ -327,8 +327,15 @@ public final class Etm4Flow implements Etm4ElementListener {
             return;
         }
         if (stackSize == 0) {
-            sink.accept(new DecodeError(source, "return stack empty: no target for the indirect branch", addr, offset));
+            // The trace unit leaves out a return's address only when its own return stack holds it (IHI 0064,
+            // return stack), so an empty stack here means this decode and the unit disagree (trace lost or
+            // corrupt before, or a unit with a deeper stack): where execution went is not known. A gap; the
+            // program flow resumes at the next address packet, which comes at the latest after the next A-sync
+            // and trace info. The packets and the context are still in step, so nothing is lost beyond that.
+            sink.accept(new Gap(source, "return stack empty: the target of the indirect branch before 0x"
+                    + Long.toHexString(addr) + " is not known", offset));
             needAddrElem = true;
+            stackSize = 0;
             return;
         }
         addr = stackAddr[stackTop];
