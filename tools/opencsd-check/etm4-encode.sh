@@ -70,8 +70,9 @@ for path in "${progs[@]}"; do
       trc_pkt_lister -ss_dir "$snap" -decode -logfilename "$work/ocsd.ppl" >/dev/null 2>&1 || true
       want=ETMV4I; [ "$protocol" = ete ] && want=ETE
       checked=$((checked + 1))
-      if grep -q "OCSD_ERR" "$work/ocsd.ppl"; then
-        echo "etm4-encode.sh: $prog $protocol $opts: OpenCSD reports an error: $(grep -m1 OCSD_ERR "$work/ocsd.ppl")"
+      # an error of OpenCSD's packet processor or decoder (not of its memory map set-up)
+      if grep -Eq "(DCD|PKTP)_[A-Z0-9_]* : 0x" "$work/ocsd.ppl"; then
+        echo "etm4-encode.sh: $prog $protocol $opts: OpenCSD reports an error: $(grep -Em1 "(DCD|PKTP)_[A-Z0-9_]* : 0x" "$work/ocsd.ppl")"
         status=1
         continue
       fi
