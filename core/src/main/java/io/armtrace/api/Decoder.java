@@ -175,6 +175,12 @@ public final class Decoder {
             Registers extra = options.registers();
             p.checkRegisterNames(extra, "--reg");
             Registers r = new Registers().putAll(c.registers()).putAll(extra);
+            try {
+                p.describe(r); // the configuration the decoder builds: registers that contradict each other are refused here
+            } catch (IllegalArgumentException e) {
+                throw new InputException(recording + ": the trace unit registers of CPU " + c.cpu() + " (AUXTRACE_INFO"
+                        + (extra.asMap().isEmpty() ? "" : " and --reg") + ") cannot be decoded: " + e.getMessage());
+            }
             ProgramImage img = TraceInputs.image(base, options.images());
             out.add(new TraceSource(p, new DecodeInput(c.unit().traceId(), r, img, c.data(), options.decoderOptions()),
                     c.label(), c.segments()));
