@@ -182,8 +182,12 @@ public final class Decoder {
                         + (extra.asMap().isEmpty() ? "" : " and --reg") + ") cannot be decoded: " + e.getMessage());
             }
             ProgramImage img = TraceInputs.image(base, options.images());
-            out.add(new TraceSource(p, new DecodeInput(c.unit().traceId(), r, img, c.data(), options.decoderOptions()),
-                    c.label(), c.segments()));
+            // code per process over time where the trace says which process runs (its context ID), and no
+            // images were added by hand (those serve every process)
+            io.armtrace.image.CodeMemory code = options.images().isEmpty() ? trace.code(c) : null;
+            DecodeInput in = code == null ? new DecodeInput(c.unit().traceId(), r, img, c.data(), options.decoderOptions())
+                    : new DecodeInput(c.unit().traceId(), r, img, c.data(), options.decoderOptions(), code);
+            out.add(new TraceSource(p, in, c.label(), c.segments(), () -> trace.threads(c)));
         }
         for (int id : options.sources()) {
             if (trace.cpus().stream().noneMatch(c -> c.unit().traceId() == id)) {

@@ -99,9 +99,19 @@ final class InputOptions {
     }
 
     /** One source to process: its protocol and its decoder input. */
-    record Job(TraceProtocol protocol, DecodeInput input, String label, io.armtrace.source.TraceSegments segments) {
+    record Job(TraceProtocol protocol, DecodeInput input, String label, io.armtrace.source.TraceSegments segments,
+               io.armtrace.api.TraceSource source) {
         Job(TraceProtocol protocol, DecodeInput input, String label) {
-            this(protocol, input, label, null);
+            this(protocol, input, label, null, null);
+        }
+
+        Job(TraceProtocol protocol, DecodeInput input, String label, io.armtrace.source.TraceSegments segments) {
+            this(protocol, input, label, segments, null);
+        }
+
+        /** A new follower of the running thread for a recording's CPU, else null. */
+        io.armtrace.trace.RunningThread runningThread() {
+            return source == null ? null : source.runningThread();
         }
 
         /** Decodes the job into {@code sink} (segment by segment when it has segments); does not end the sink. */
@@ -260,7 +270,7 @@ final class InputOptions {
         }
         List<Job> jobs = new ArrayList<>();
         for (io.armtrace.api.TraceSource s : decoder.sources()) {
-            jobs.add(new Job(s.protocol(), s.input(), s.label(), s.segments()));
+            jobs.add(new Job(s.protocol(), s.input(), s.label(), s.segments(), s));
         }
         return jobs;
     }
