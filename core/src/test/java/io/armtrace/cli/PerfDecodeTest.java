@@ -42,6 +42,10 @@ class PerfDecodeTest {
 
         List<String> theirs = withoutOffsets(fromSnapshot.out());
         List<String> ours = withoutOffsets(fromRecording.out());
+        // a recording's instructions say which thread ran them, where and when (a snapshot knows none of it)
+        assertThat(ours.stream().filter(l -> l.startsWith("{\"type\":\"insn\"")))
+                .allMatch(l -> l.matches(".*,\"pid\":-?[0-9]+,\"tid\":-?[0-9]+,\"cpu\":[0-9]+,\"time\":[0-9]+}"));
+        ours.replaceAll(l -> l.replaceAll(",\"pid\":-?[0-9]+,\"tid\":-?[0-9]+,\"cpu\":[0-9]+(,\"time\":[0-9]+)?", ""));
         // CPU 6's two AUX fragments: after the first, the AUX record says the buffer was full (data lost)
         int gap = ours.indexOf("{\"type\":\"gap\",\"src\":28,\"reason\":\"trace break: AUX data lost: buffer full (AUX record flag truncated)\"}");
         assertThat(gap).as("the break between CPU 6's AUX buffers").isPositive();
