@@ -96,8 +96,11 @@ class PerfDecodeTest {
                 .containsExactly(org.assertj.core.groups.Tuple.tuple(0L, null),
                         org.assertj.core.groups.Tuple.tuple(16368L, "AUX data lost: buffer full (AUX record flag truncated)"));
         assertThat(d.sources().get(1).input().data().storedBytes()).isEqualTo(22832);
-        // the kernel itself and 343 other modules are not in the symdir: five named, then the count
-        assertThat(warnings).hasSize(6).allMatch(w -> w.startsWith(kernel.toString()));
+        // the kernel's own code is not given (--vmlinux), and 344 modules are not in the symdir: five named, then the count
+        assertThat(warnings).hasSize(7).allMatch(w -> w.startsWith(kernel.toString()));
+        assertThat(warnings.get(0)).isEqualTo(kernel + ": the kernel's code ([kernel.kallsyms]_stext) was not given (give --vmlinux FILE,"
+                + " the kernel's ELF file); its code gives no_image elements.");
+        assertThat(warnings.get(6)).startsWith(kernel + ": 339 more mapped binaries were not found");
 
         io.armtrace.api.Decoder one = io.armtrace.api.Decoder.openRecording(kernel, symdirs,
                 io.armtrace.api.DecodeOptions.builder().source(0x1c).build());

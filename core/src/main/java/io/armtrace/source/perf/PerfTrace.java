@@ -64,6 +64,16 @@ public final class PerfTrace {
         return memory;
     }
 
+    private String kernelMissing;
+
+    /**
+     * The kernel's own mapping ({@code [kernel.kallsyms]_text}) when the recording has one and no kernel image
+     * was given for it, else null.
+     */
+    public String kernelMissing() {
+        return kernelMissing;
+    }
+
     /** The recorded paths of executable mappings with no file found, each once. */
     public List<String> missing() {
         return missing;
@@ -135,6 +145,14 @@ public final class PerfTrace {
 
     /** The decode jobs of {@code data}, with mapped binaries looked up in {@code symdirs} (then at their recorded paths). */
     public static PerfTrace open(PerfData data, List<Path> symdirs) {
+        return open(data, symdirs, null);
+    }
+
+    /**
+     * As {@link #open(PerfData, List)}, with {@code vmlinux} (the kernel's ELF file, or null) giving the code
+     * of the kernel's own mapping.
+     */
+    public static PerfTrace open(PerfData data, List<Path> symdirs, Path vmlinux) {
         CoreSightInfo info = data.coreSight();
         if (info == null) {
             throw new InputException(data.file() + ": has no CoreSight trace (no AUXTRACE_INFO record of type CS_ETM), so there is nothing to decode.");
@@ -161,14 +179,16 @@ public final class PerfTrace {
         if (cpus.isEmpty()) {
             throw new InputException(data.file() + ": holds no AUX trace data of a CPU that AUXTRACE_INFO describes, so there is nothing to decode.");
         }
-        PerfSnapshot.Code code = PerfSnapshot.code(data, symdirs);
+        PerfSnapshot.Code code = PerfSnapshot.code(data, symdirs, vmlinux);
         MemoryImage memory = new MemoryImage();
         for (PerfSnapshot.Placed p : code.placed()) {
             for (MemoryImage.Region r : p.memory().regions()) {
                 memory.add(r.start(), r.bytes(), r.name());
             }
         }
-        return new PerfTrace(cpus, memory, new ArrayList<>(new LinkedHashSet<>(code.missing())), data, segments, code.placed());
+        PerfTrace t = new PerfTrace(cpus, memory, new ArrayList<>(new LinkedHashSet<>(code.missing())), data, segments, code.placed());
+        t.kernelMissing = code.kernelMissing();
+        return t;
     }
 
     private static Cpu cpu(PerfData data, AuxQueue q, TraceUnit u, List<AuxSegment> segs) {

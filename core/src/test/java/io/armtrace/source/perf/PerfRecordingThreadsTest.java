@@ -43,6 +43,10 @@ class PerfRecordingThreadsTest {
 
     /** A-sync, Trace Info, Trace On, an address with context (EL0, AArch64, Non-secure; context ID if given), one E atom. */
     static byte[] trace(long address, long contextId) {
+        return trace(address, contextId, 0);
+    }
+
+    static byte[] trace(long address, long contextId, int el) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         for (int i = 0; i < 11; i++) {
             out.write(0);
@@ -57,7 +61,7 @@ class PerfRecordingThreadsTest {
         for (int i = 2; i < 8; i++) {
             out.write((int) (address >>> (8 * i)) & 0xFF);
         }
-        out.write(0x30 | (contextId >= 0 ? 0x80 : 0)); // EL0, SF, NS, C
+        out.write(el | 0x30 | (contextId >= 0 ? 0x80 : 0)); // EL, SF, NS, C
         if (contextId >= 0) {
             for (int i = 0; i < 4; i++) {
                 out.write((int) (contextId >>> (8 * i)) & 0xFF);
@@ -176,6 +180,77 @@ class PerfRecordingThreadsTest {
         assertThat(insns).isNotEmpty();
         assertThat(insns.get(0)).endsWith(",\"pid\":100,\"tid\":100,\"cpu\":0,\"time\":3000000030}");
         assertThat(insns.get(insns.size() - 1)).endsWith(",\"pid\":200,\"tid\":201,\"cpu\":0,\"time\":3000000040}");
+    }
+
+    /**
+     * The kernel: --vmlinux's code placed where the kernel mapping says it ran (moved by the difference between
+     * the mapping's start and the file's symbol it is named after, as address space layout randomisation moves
+     * the kernel), --kallsyms naming its addresses; without --vmlinux, one warning naming the flag.
+     */
+    @Test
+    void theKernelImageIsMovedToWhereTheKernelRanAndKallsymsNamesIt() throws Exception {
+        Path[] elf = programs();
+        Path vmlinux = elf[0];
+        io.armtrace.image.Symbol start = ElfImage.load(vmlinux).symbols().find("_start");
+        assertThat(start).isNotNull();
+        long shift = 0x7f5a_0000_0000L;
+        long x = start.address();
+        byte[] t = trace(x + shift, 0, 1);
+        PerfDataWriter w = new PerfDataWriter().coreSightInfo(1, false, List.of(PerfDataWriter.etm4(0, 0x10C1, 0x10)))
+                .mmap(-1, 0, x + shift, 0x100000, x + shift, "[kernel.kallsyms]_start", 0, 0)
+                .aux(0, t.length, PerfData.AUX_FLAG_CORESIGHT_FORMAT_RAW, -1, 0, 30, 0)
+                .auxtrace(0, t, 0, 0, -1, 0);
+        Path file = tmp.resolve("kernel.data");
+        w.write(file);
+        Path kallsyms = tmp.resolve("kallsyms");
+        Files.writeString(kallsyms, String.format("%016x T _text%n%016x t kernel_entry_point%n%016x D some_data%n",
+                x + shift - 0x1000, x + shift, x + shift + 0x800));
+
+        List<InstructionRange> expected = alone(trace(x, 0, 1), vmlinux, 0x10C1);
+        assertThat(expected).isNotEmpty();
+        Decoder d = Decoder.openRecording(file, List.of(), vmlinux, kallsyms, DecodeOptions.builder().build());
+        List<InstructionRange> got = new ArrayList<>();
+        d.decode(e -> {
+            if (e instanceof InstructionRange r) {
+                got.add(r);
+            }
+        });
+        assertThat(got).hasSameSizeAs(expected);
+        for (int i = 0; i < got.size(); i++) {
+            InstructionRange g = got.get(i);
+            InstructionRange e = expected.get(i);
+            assertThat(new long[] {g.start() - shift, g.end() - shift, g.count()}).containsExactly(e.start(), e.end(), e.count());
+            assertThat(g.lastKind()).isEqualTo(e.lastKind());
+        }
+        assertThat(d.sources().get(0).image().symbols().nameFor(x + shift).name()).isEqualTo("kernel_entry_point");
+
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int code = Main.run(new String[] {"decode", file.toString(), "--vmlinux", vmlinux.toString(), "--kallsyms", kallsyms.toString()},
+                new PrintWriter(out, true), new PrintWriter(err, true));
+        assertThat(code).as(err.toString()).isZero();
+        assertThat(err.toString()).isEmpty();
+        assertThat(out.toString()).contains("<kernel_entry_point>");
+
+        // without --vmlinux: said once, with the flag that supplies it; the kernel's code gives no_image elements
+        out = new StringWriter();
+        err = new StringWriter();
+        code = Main.run(new String[] {"decode", file.toString()}, new PrintWriter(out, true), new PrintWriter(err, true));
+        assertThat(code).as(err.toString()).isZero();
+        assertThat(err.toString().lines().toList()).containsExactly("armtrace: warning: " + file
+                + ": the kernel's code ([kernel.kallsyms]_start) was not given (give --vmlinux FILE, the kernel's ELF file);"
+                + " its code gives no_image elements.");
+        assertThat(out.toString()).contains("no image at");
+
+        // a kallsyms copied without permission lists every address as 0: one sentence, exit 2
+        Files.writeString(kallsyms, "0000000000000000 T _text\n0000000000000000 t kernel_entry_point\n");
+        out = new StringWriter();
+        err = new StringWriter();
+        code = Main.run(new String[] {"decode", file.toString(), "--kallsyms", kallsyms.toString()}, new PrintWriter(out, true),
+                new PrintWriter(err, true));
+        assertThat(code).isEqualTo(2);
+        assertThat(err.toString().lines().toList()).containsExactly("armtrace: " + kallsyms + ": lists every symbol at address 0, as the"
+                + " kernel shows /proc/kallsyms to users without permission; copy it as root (or with kernel.kptr_restrict=0).");
     }
 
     @Test
