@@ -65,6 +65,14 @@ class PerfDecodeTest {
         assertThat(fromRecording.err()).contains("more mapped binaries were not found");
     }
 
+    /** The README's profile command on the real recording: CPU 6's 46 instructions (the decode's above) in 9 ranges. */
+    @Test
+    void theProfileOfTheRecording() {
+        CliTest.Result r = CliTest.run("profile", PerfDataCliTest.KERNEL, "--symdir", "conformance/perfdata");
+        assertThat(r.exit()).as(r.err()).isZero();
+        assertThat(r.out()).contains("# CPU 6 (ETM4, trace ID 0x1c)\n46 instructions in 9 ranges\n");
+    }
+
     @Test
     void withoutItsModuleTheTraceGivesNoImageElementsOnly() {
         CliTest.Result r = CliTest.run("decode", PerfDataCliTest.KERNEL, "--format", "jsonl");
