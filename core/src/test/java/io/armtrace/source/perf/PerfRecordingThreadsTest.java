@@ -253,6 +253,46 @@ class PerfRecordingThreadsTest {
                 + " kernel shows /proc/kallsyms to users without permission; copy it as root (or with kernel.kptr_restrict=0).");
     }
 
+    /**
+     * A trace unit that timestamps with the architectural counter (TS_SOURCE 1): the time of what follows a
+     * timestamp is the counter value in perf's clock by TIME_CONV (perf's tsc_to_perf_time: with shift 1,
+     * multiplier 3 and zero 500, counter 1000 is 500 + (1000 >> 1) * 3 = 2000); before it, the AUX record's time.
+     */
+    @Test
+    void traceTimestampsBecomeTheRecordingsTimeThroughTimeConv() throws Exception {
+        Path[] elf = programs();
+        ElfImage.Segment ta = text(elf[0]);
+        byte[] plain = trace(ta.vaddr() + 0x40, 100);
+        ByteArrayOutputStream t = new ByteArrayOutputStream();
+        t.write(plain, 0, 15); // A-sync, Trace Info, Trace On
+        t.write(0x02); // timestamp 1000: 7 bits a byte, low first
+        t.write(0xE8);
+        t.write(0x07);
+        t.write(plain, 15, plain.length - 15);
+        byte[] trace = t.toByteArray();
+        long configr = 0x10C1 | 1 << 11; // TS
+        long[] u = PerfDataWriter.etm4(0, configr, 0x10);
+        long[] unit = java.util.Arrays.copyOf(u, u.length + 1);
+        unit[2] = 8;
+        unit[unit.length - 1] = 1; // TS_SOURCE: the architectural counter
+        PerfDataWriter w = new PerfDataWriter().coreSightInfo(1, false, List.of(unit))
+                .timeConv(1, 3, 500)
+                .comm(100, 100, "fast", true, 10, 0)
+                .mmap2(100, 100, ta.vaddr(), (ta.memSize() + 0xFFF) & ~0xFFFL, ta.offset(), 5, "/usr/bin/fast", null, 1, 0)
+                .aux(0, trace.length, PerfData.AUX_FLAG_CORESIGHT_FORMAT_RAW, 100, 100, 9000, 0)
+                .auxtrace(0, trace, 0, 0, -1, 0);
+        Path file = tmp.resolve("timestamps.data");
+        w.write(file);
+        Decoder d = Decoder.openRecording(file, List.of(elf[0].getParent()), DecodeOptions.builder().build());
+        TraceSource src = d.sources().get(0);
+        RunningThread thread = src.runningThread();
+        List<String> seen = new ArrayList<>();
+        src.decode(thread.feed(e -> seen.add(e.getClass().getSimpleName() + " " + thread.tid() + " at " + thread.time())));
+        // (the thread is unknown until the context ID comes: no ITRACE_START or SWITCH record names one)
+        assertThat(seen).containsSubsequence("TraceOn -1 at 9000", "Timestamp -1 at 2000", "Context 100 at 2000",
+                "InstructionRange 100 at 2000");
+    }
+
     @Test
     void withoutContextIdsTheSwitchRecordsSayWhichThreadRan() throws Exception {
         Path[] elf = programs();
