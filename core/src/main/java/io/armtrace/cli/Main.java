@@ -12,14 +12,58 @@ import picocli.CommandLine.Command;
 @Command(name = "armtrace", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
         description = "Decodes Arm program-flow trace (ETMv1/v2, ETMv3, PFT/PTM, MTB) into the instructions the "
                 + "processor executed, and software trace (ITM/DWT, STM) into its messages; synthesizes trace from known "
-                + "executions.",
-        subcommands = {DecodeCommand.class, PacketsCommand.class, ItmCommand.class, InfoCommand.class, DeformatCommand.class,
-                EncodeCommand.class, StatsCommand.class, MergeCommand.class,
-                ProfileCommand.class, CallgraphCommand.class, CoverageCommand.class, ReportCommand.class, AutofdoCommand.class, ConvertCommand.class, TimelineCommand.class,
-                CompletionCommand.class, ManCommand.class, CommandLine.HelpCommand.class})
+                + "executions.")
 public final class Main implements Runnable {
     /** Exit code for a user mistake or bad input file. */
     public static final int EXIT_USAGE = 2;
+
+    /**
+     * The subcommands' names and classes, in the order {@code --help} lists them. They are added by
+     * {@link #commandLine(String[])} rather than named in the annotation: picocli builds the model of every
+     * subcommand it is given (options, converters, help text, by reflection), which was most of a short run's time.
+     */
+    private static final String[] NAMES = {"decode", "packets", "itm", "info", "deformat", "encode", "stats", "merge",
+        "profile", "callgraph", "coverage", "report", "autofdo", "convert", "timeline", "completion", "man", "help"};
+    private static final Class<?>[] COMMANDS = {DecodeCommand.class, PacketsCommand.class, ItmCommand.class,
+        InfoCommand.class, DeformatCommand.class, EncodeCommand.class, StatsCommand.class, MergeCommand.class,
+        ProfileCommand.class, CallgraphCommand.class, CoverageCommand.class, ReportCommand.class, AutofdoCommand.class,
+        ConvertCommand.class, TimelineCommand.class, CompletionCommand.class, ManCommand.class,
+        CommandLine.HelpCommand.class};
+
+    /** The whole command, every subcommand in it (completion scripts, the manual page, tests). */
+    static CommandLine commandLine() {
+        CommandLine cl = new CommandLine(new Main());
+        for (int i = 0; i < NAMES.length; i++) {
+            cl.addSubcommand(NAMES[i], COMMANDS[i]);
+        }
+        return cl;
+    }
+
+    /**
+     * The command as far as {@code args} need it: with only the subcommand that {@code args} start with, with none
+     * for {@code --version} alone, and whole otherwise (top-level help, an unknown command, and the subcommands that
+     * describe all the others: help, completion, man). What picocli prints and parses is the same either way, as a
+     * subcommand's parsing, help and messages do not depend on its siblings.
+     */
+    static CommandLine commandLine(String[] args) {
+        if (args.length == 1 && (args[0].equals("--version") || args[0].equals("-V"))) {
+            return new CommandLine(new Main());
+        }
+        if (args.length > 0) {
+            for (int i = 0; i < NAMES.length; i++) {
+                if (NAMES[i].equals(args[0]) && !describesOthers(COMMANDS[i])) {
+                    CommandLine cl = new CommandLine(new Main());
+                    cl.addSubcommand(NAMES[i], COMMANDS[i]);
+                    return cl;
+                }
+            }
+        }
+        return commandLine();
+    }
+
+    private static boolean describesOthers(Class<?> command) {
+        return command == CompletionCommand.class || command == ManCommand.class || command == CommandLine.HelpCommand.class;
+    }
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -170,7 +214,7 @@ public final class Main implements Runnable {
             }
         }
         final boolean showStack = debug;
-        CommandLine cl = new CommandLine(new Main());
+        CommandLine cl = commandLine(args);
         cl.setOut(out);
         cl.setErr(err);
         cl.setCaseInsensitiveEnumValuesAllowed(true);
