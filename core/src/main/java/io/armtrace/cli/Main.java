@@ -40,15 +40,12 @@ public final class Main implements Runnable {
     }
 
     /**
-     * The command as far as {@code args} need it: with only the subcommand that {@code args} start with, with none
-     * for {@code --version} alone, and whole otherwise (top-level help, an unknown command, and the subcommands that
+     * The command as far as {@code args} need it: with only the subcommand that {@code args} start with, and whole
+     * otherwise (top-level help, an unknown command, and the subcommands that
      * describe all the others: help, completion, man). What picocli prints and parses is the same either way, as a
      * subcommand's parsing, help and messages do not depend on its siblings.
      */
     static CommandLine commandLine(String[] args) {
-        if (args.length == 1 && (args[0].equals("--version") || args[0].equals("-V"))) {
-            return new CommandLine(new Main());
-        }
         if (args.length > 0) {
             for (int i = 0; i < NAMES.length; i++) {
                 if (NAMES[i].equals(args[0]) && !describesOthers(COMMANDS[i])) {
@@ -214,6 +211,14 @@ public final class Main implements Runnable {
             }
         }
         final boolean showStack = debug;
+        if (args.length == 1 && (args[0].equals("--version") || args[0].equals("-V"))) {
+            // what picocli would print for the same words, without the half of a short run it takes to set up
+            for (String line : new Version().getVersion()) {
+                out.println(line);
+            }
+            out.flush();
+            return out.checkError() ? standardOutputLost(err, showStack) : 0;
+        }
         CommandLine cl = commandLine(args);
         cl.setOut(out);
         cl.setErr(err);
@@ -288,9 +293,14 @@ public final class Main implements Runnable {
             return outputLost(lost, err, showStack);
         }
         if (code == 0 && out.checkError()) {
-            return outputLost(new OutputFile.OutputFailure("standard output: writing failed (disk full, or the reader "
-                    + "went away); the output is incomplete."), err, showStack);
+            return standardOutputLost(err, showStack);
         }
         return code;
+    }
+
+    /** The exit code when what was printed to standard output did not all get there, after its sentence. */
+    private static int standardOutputLost(PrintWriter err, boolean showStack) {
+        return outputLost(new OutputFile.OutputFailure("standard output: writing failed (disk full, or the reader "
+                + "went away); the output is incomplete."), err, showStack);
     }
 }
