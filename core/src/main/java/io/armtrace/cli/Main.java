@@ -5,6 +5,7 @@ import io.armtrace.protocol.UnsupportedProtocolException;
 import io.armtrace.source.InputException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.util.List;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -18,48 +19,61 @@ public final class Main implements Runnable {
     public static final int EXIT_USAGE = 2;
 
     /**
-     * The subcommands' names and classes, in the order {@code --help} lists them. They are added by
-     * {@link #commandLine(String[])} rather than named in the annotation: picocli builds the model of every
-     * subcommand it is given (options, converters, help text, by reflection), which was most of a short run's time.
+     * The subcommands' names, in the order {@code --help} lists them. They are added by {@link #commandLine(String[])}
+     * rather than named in the annotation: picocli builds the model of every subcommand it is given (options,
+     * converters, help text, by reflection), which was most of a short run's time.
      */
     private static final String[] NAMES = {"decode", "packets", "itm", "info", "deformat", "encode", "stats", "merge",
         "profile", "callgraph", "coverage", "report", "autofdo", "convert", "timeline", "completion", "man", "help"};
-    private static final Class<?>[] COMMANDS = {DecodeCommand.class, PacketsCommand.class, ItmCommand.class,
-        InfoCommand.class, DeformatCommand.class, EncodeCommand.class, StatsCommand.class, MergeCommand.class,
-        ProfileCommand.class, CallgraphCommand.class, CoverageCommand.class, ReportCommand.class, AutofdoCommand.class,
-        ConvertCommand.class, TimelineCommand.class, CompletionCommand.class, ManCommand.class,
-        CommandLine.HelpCommand.class};
+
+    /** The subcommand called {@code name}; a class is loaded only when its command is made. */
+    private static Object newCommand(String name) {
+        return switch (name) {
+            case "decode" -> new DecodeCommand();
+            case "packets" -> new PacketsCommand();
+            case "itm" -> new ItmCommand();
+            case "info" -> new InfoCommand();
+            case "deformat" -> new DeformatCommand();
+            case "encode" -> new EncodeCommand();
+            case "stats" -> new StatsCommand();
+            case "merge" -> new MergeCommand();
+            case "profile" -> new ProfileCommand();
+            case "callgraph" -> new CallgraphCommand();
+            case "coverage" -> new CoverageCommand();
+            case "report" -> new ReportCommand();
+            case "autofdo" -> new AutofdoCommand();
+            case "convert" -> new ConvertCommand();
+            case "timeline" -> new TimelineCommand();
+            case "completion" -> new CompletionCommand();
+            case "man" -> new ManCommand();
+            case "help" -> new CommandLine.HelpCommand();
+            default -> throw new IllegalArgumentException(name);
+        };
+    }
 
     /** The whole command, every subcommand in it (completion scripts, the manual page, tests). */
     static CommandLine commandLine() {
         CommandLine cl = new CommandLine(new Main());
-        for (int i = 0; i < NAMES.length; i++) {
-            cl.addSubcommand(NAMES[i], COMMANDS[i]);
+        for (String name : NAMES) {
+            cl.addSubcommand(name, newCommand(name));
         }
         return cl;
     }
 
     /**
      * The command as far as {@code args} need it: with only the subcommand that {@code args} start with, and whole
-     * otherwise (top-level help, an unknown command, and the subcommands that
-     * describe all the others: help, completion, man). What picocli prints and parses is the same either way, as a
-     * subcommand's parsing, help and messages do not depend on its siblings.
+     * otherwise (top-level help, an unknown command, and the subcommands that describe all the others: help,
+     * completion, man). What picocli prints and parses is the same either way, as a subcommand's parsing, help and
+     * messages do not depend on its siblings.
      */
     static CommandLine commandLine(String[] args) {
-        if (args.length > 0) {
-            for (int i = 0; i < NAMES.length; i++) {
-                if (NAMES[i].equals(args[0]) && !describesOthers(COMMANDS[i])) {
-                    CommandLine cl = new CommandLine(new Main());
-                    cl.addSubcommand(NAMES[i], COMMANDS[i]);
-                    return cl;
-                }
-            }
+        if (args.length > 0 && java.util.Arrays.asList(NAMES).contains(args[0])
+                && !List.of("help", "completion", "man").contains(args[0])) {
+            CommandLine cl = new CommandLine(new Main());
+            cl.addSubcommand(args[0], newCommand(args[0]));
+            return cl;
         }
         return commandLine();
-    }
-
-    private static boolean describesOthers(Class<?> command) {
-        return command == CompletionCommand.class || command == ManCommand.class || command == CommandLine.HelpCommand.class;
     }
 
     @CommandLine.Spec
