@@ -92,6 +92,6 @@ class StartupTest {
         assertThat(launcher).contains("jsa=\"$here/core/target/armtrace.jsa\"")
                 .contains("\"-XX:SharedArchiveFile=$jsa\" -Xshare:auto")
                 // a note of the JVM's about the archive must never land in the listing on standard output
-                .contains("-Xlog:disable -Xlog:all=warning:stderr -Xlog:cds*=off:stderr");
+                .contains("-Xlog:disable -Xlog:all=warning:stderr \"-Xlog:cds*=off:stderr\"");
     }
 }
