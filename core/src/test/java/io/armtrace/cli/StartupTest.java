@@ -63,6 +63,14 @@ class StartupTest {
                 || c.startsWith("org.jline.") || c.startsWith("io.armtrace.isa.disasm."));
     }
 
+    @Test
+    void aTextPacketListingLoadsNoJson(@TempDir Path tmp) throws Exception {
+        List<String> loaded = classesLoaded(tmp, "packets", PTM_A15.toString());
+        assertThat(Files.readString(tmp.resolve("out.txt"))).isEqualTo(CliTest.run("packets", PTM_A15.toString()).out());
+        assertThat(loaded).contains("io.armtrace.protocol.PacketListing")
+                .noneMatch(c -> c.startsWith("com.fasterxml.jackson."));
+    }
+
     /** A command line with one subcommand in it says and parses what the whole command does for it. */
     @Test
     void eachSubcommandAloneHasTheUsageItHasInTheWholeCommand() {
