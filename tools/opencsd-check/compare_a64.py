@@ -1,13 +1,16 @@
 #!/usr/bin/env python3
 """Compares OpenCSD's decode of an A64 trace with the execution record it was made from.
 
-usage: compare_a64.py OPENCSD_OUTPUT EXECUTION
+usage: compare_a64.py [--q] OPENCSD_OUTPUT EXECUTION
 
 OpenCSD's OCSD_GEN_TRC_ELEM_INSTR_RANGE elements (A64: 4-byte instructions) are expanded into instruction
 addresses, in order; they must be the execution's instruction steps ("I <address> A64 4 <E|N>" lines), in
 order, every one of them. A range that ends in N must end at a step the record marks N (B.cond that failed)
 or at a branch that fell through to the next instruction (CBZ/CBNZ/TBZ/TBNZ not taken, which the record
-marks E); a step the record marks N must end a range with N. Exit 0 when all holds, 1 otherwise.
+marks E); a step the record marks N must end a range with N. With --q (a trace of Q elements, which carry
+no atoms) OpenCSD's OCSD_GEN_TRC_ELEM_I_RANGE_NOPATH elements count too: their first address must be the
+record's next step, and their instruction count stands for that many steps of the record; the E/N checks are
+left out. Exit 0 when all holds, 1 otherwise.
 """
 import gzip
 import re
@@ -28,14 +31,30 @@ def steps(path):
     return out
 
 
+NOPATH = re.compile(r"OCSD_GEN_TRC_ELEM_I_RANGE_NOPATH\(first 0x([0-9a-fA-F]+):\[next 0x([0-9a-fA-F]+)\] num_i\((\d+)\)")
+
+
 def main():
-    ocsd, record = sys.argv[1], sys.argv[2]
+    args = sys.argv[1:]
+    q_mode = args[0] == "--q"
+    if q_mode:
+        args = args[1:]
+    ocsd, record = args[0], args[1]
+    counted = 0
     truth = steps(record)
     decoded = []  # (address, last of a range with N)
     problems = []
     with open(ocsd, errors="replace") as f:
         for line in f:
             m = RANGE.search(line)
+            if not m and q_mode:
+                m = NOPATH.search(line)
+                if m:
+                    n = int(m.group(3))
+                    counted += n
+                    for i in range(n):
+                        decoded.append((int(m.group(1), 16) if i == 0 else None, False))
+                continue
             if not m:
                 continue
             start, end, n, isa, en = int(m.group(1), 16), int(m.group(2), 16), int(m.group(3)), m.group(5), m.group(6)
@@ -46,14 +65,14 @@ def main():
                 decoded.append((start + 4 * i, i == n - 1 and en == "N"))
     same = 0
     for (a, n_atom), (b, executed) in zip(decoded, truth):
-        if a != b:
+        if a is not None and a != b:
             break
         same += 1
     if same < len(decoded):
         problems.append("instruction %d: OpenCSD 0x%x, the execution 0x%x" % (same, decoded[same][0], truth[same][0])
                         if same < len(truth) else "OpenCSD decodes %d instructions past the execution's end"
                         % (len(decoded) - same))
-    for i in range(min(same, len(truth))):
+    for i in range(0 if q_mode else min(same, len(truth))):
         a, n_atom = decoded[i]
         executed = truth[i][1]
         falls_through = i + 1 < len(truth) and truth[i + 1][0] == a + 4
@@ -62,8 +81,9 @@ def main():
                             (i, a, "N" if n_atom else "E", "E" if executed else "N"))
             break
     tail = len(truth) - same
-    print("%d of %d executed instructions decoded in order%s" %
-          (same, len(truth), "" if tail == 0 else "; the last %d are not traced" % tail))
+    print("%d of %d executed instructions decoded in order%s%s" %
+          (same, len(truth), " (%d of them in Q elements OpenCSD gives as counts)" % counted if q_mode else "",
+           "" if tail == 0 else "; the last %d are not traced" % tail))
     if tail:
         problems.append("%d instructions at the end are missing" % tail)
     for p in problems[:5]:

@@ -6,8 +6,11 @@
 # a53-el1); where gcc-aarch64-linux-gnu, qemu-user and gcc are installed, also the ground-truth workload
 # (tools/groundtruth/programs/linux/prog.c) built at other optimisation levels and run under qemu-aarch64;
 # with ARMTRACE_EXTRA_GROUNDTRUTH=DIR, also the AArch64 NAME.exec.gz / NAME.elf.gz pairs there.
-# Each program is encoded as ETMv4 and as ETE, plain, with the return stack, and with exact matches off
-# and a short sync period.
+# Each program is encoded as ETMv4 and as ETE, plain, with the return stack, with exact matches off
+# and a short sync period, and with Q elements (one and three P0 instructions per Q element: OpenCSD's
+# ranges and its I_RANGE_NOPATH counts together must be the record's instructions, compare_a64.py --q), and
+# with cycle counts, timestamps, context ID and VMID (which must not change the instructions, and which
+# OpenCSD must read without an error).
 # Exit 0 = all exact, 1 = a difference, 77 = trc_pkt_lister is not installed.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -56,7 +59,9 @@ for path in "${progs[@]}"; do
   prog=$(basename "$path")
   gunzip -c "$path.elf.gz" > "$work/$prog.elf"
   for protocol in etm4 ete; do
-    for opts in "" "--return-stack=on" "--exact-match=off --sync-period=64"; do
+    for opts in "" "--return-stack=on" "--exact-match=off --sync-period=64" "--q-elements=1" "--q-elements=3" \
+        "--cycle-accurate=on --cycle-threshold=7 --timestamps=on --context-id=0x1234abcd --vmid=0x5a" \
+        "--cycle-accurate=on --timestamps=on --context-id=7 --q-elements=2"; do
       snap="$work/snap"
       rm -rf "$snap" "$work/ocsd.ppl"
       # shellcheck disable=SC2086
@@ -65,12 +70,20 @@ for path in "${progs[@]}"; do
       trc_pkt_lister -ss_dir "$snap" -decode -logfilename "$work/ocsd.ppl" >/dev/null 2>&1 || true
       want=ETMV4I; [ "$protocol" = ete ] && want=ETE
       checked=$((checked + 1))
+      # an error of OpenCSD's packet processor or decoder (not of its memory map set-up)
+      if grep -Eq "(DCD|PKTP)_[A-Z0-9_]* : 0x" "$work/ocsd.ppl"; then
+        echo "etm4-encode.sh: $prog $protocol $opts: OpenCSD reports an error: $(grep -Em1 "(DCD|PKTP)_[A-Z0-9_]* : 0x" "$work/ocsd.ppl")"
+        status=1
+        continue
+      fi
       if ! grep -q "Protocol printer $want" "$work/ocsd.ppl"; then
         echo "etm4-encode.sh: $prog $protocol $opts: OpenCSD did not set up its $want decoder"
         status=1
         continue
       fi
-      if result=$(python3 tools/opencsd-check/compare_a64.py "$work/ocsd.ppl" "$path.exec.gz"); then
+      q=; case "$opts" in *--q-elements*) q=--q ;; esac
+      # shellcheck disable=SC2086
+      if result=$(python3 tools/opencsd-check/compare_a64.py $q "$work/ocsd.ppl" "$path.exec.gz"); then
         echo "etm4-encode.sh: $prog $protocol $opts: exact: $result"
       else
         echo "etm4-encode.sh: $prog $protocol $opts: DIFFERENT: $result"

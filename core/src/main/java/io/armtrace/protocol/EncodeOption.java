@@ -41,6 +41,8 @@ public enum EncodeOption {
     EXACT_MATCH("exact-match", "on|off: trace a target found in the address history as an exact-match packet"),
     EL("el", "exception level of the first instruction, 0-3"),
     SECURITY("security", "secure|non-secure: security state of the core"),
+    CYCLE_THRESHOLD("cycle-threshold", "cycles a cycle count covers at least (TRCCCCTLR.THRESHOLD)"),
+    Q_ELEMENTS("q-elements", "N: trace each run of N P0 instructions as one Q element (instruction count and next address); 0 off"),
     // ETMv1/ETMv2
     ETM_VERSION("etm-version", "1 (ETMv1: 3-bit PIPESTAT, TRACESYNC) or 2 (ETMv2: 4-bit PIPESTAT, TFOs)"),
     PORT_WIDTH("port-width", "TRACEPKT width: 4, 8 or 16 bits"),

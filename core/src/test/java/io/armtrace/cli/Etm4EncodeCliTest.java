@@ -67,7 +67,7 @@ class Etm4EncodeCliTest {
             {"--protocol", "ete", "--execution", rec, "--image", a64.toString(), "--stats", "--security=secure"},
             {"--protocol", "etm4", "--execution", rec, "--image", a64.toString(), "--stats", "--return-stack=maybe"},
             {"--protocol", "etm4", "--execution", rec, "--image", a64.toString(), "--stats", "--sync-period=15"},
-            {"--protocol", "etm4", "--execution", rec, "--image", a64.toString(), "--stats", "--timestamps=on"},
+            {"--protocol", "etm4", "--execution", rec, "--image", a64.toString(), "--stats", "--branch-broadcast=on"},
             {"--protocol", "etm4", "--execution", rec, "--image", m33.toString(), "--stats"},
         };
         String[] said = {"M-profile", "contradicts", "contradicts", "return-stack", "16", "Unknown ETMv4 option",

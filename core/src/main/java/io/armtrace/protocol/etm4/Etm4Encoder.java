@@ -51,7 +51,14 @@ public final class Etm4Encoder {
             io.armtrace.protocol.EncodeOption.TRACE_ID, "TRCTRACEIDR, default 0x10",
             io.armtrace.protocol.EncodeOption.EL, "default: the record's, else 0",
             io.armtrace.protocol.EncodeOption.SECURITY, "default: the record's, else non-secure",
-            io.armtrace.protocol.EncodeOption.PROFILE, "only AR: A-profile AArch64 code is encoded");
+            io.armtrace.protocol.EncodeOption.PROFILE, "only AR: A-profile AArch64 code is encoded",
+            io.armtrace.protocol.EncodeOption.Q_ELEMENTS, "TRCCONFIGR.QE, default 0 (off); not with the return stack",
+            io.armtrace.protocol.EncodeOption.CYCLE_ACCURATE, "TRCCONFIGR.CCI, default off; one cycle per instruction",
+            io.armtrace.protocol.EncodeOption.CYCLE_THRESHOLD, "1 to 4095, default 100",
+            io.armtrace.protocol.EncodeOption.TIMESTAMPS,
+            "TRCCONFIGR.TS, default off; at every Trace Info and Trace On, the instructions executed so far",
+            io.armtrace.protocol.EncodeOption.CONTEXT_ID, "TRCCONFIGR.CID: 32-bit value in every context, default not traced",
+            io.armtrace.protocol.EncodeOption.VMID, "TRCCONFIGR.VMID: 8-bit value in every context, default not traced");
 
     // Identification registers of the unit described (IHI 0064 and ETE register descriptions):
     // TRCIDR0: branch broadcast, cycle counting and return stack implemented, 64-bit timestamps, no Q elements,
@@ -70,6 +77,12 @@ public final class Etm4Encoder {
     private int traceId = 0x10;
     private int el;
     private boolean nonSecure = true;
+    private int qElements;
+    private boolean cycles;
+    private int cycleThreshold = 100;
+    private boolean timestamps;
+    private long contextId = -1;
+    private long vmid = -1;
 
     /** An encoder for an ETMv4 unit ({@code ete} false) or an ETE unit. */
     public Etm4Encoder(boolean ete) {
@@ -78,6 +91,47 @@ public final class Etm4Encoder {
 
     public Etm4Encoder returnStack(boolean on) {
         returnStack = on;
+        return this;
+    }
+
+    /**
+     * Q elements (TRCCONFIGR.QE): every run of {@code n} P0 instructions is traced as one Q element, the
+     * number of instructions since the previous P0 element and the address of the next one (0: atoms only).
+     */
+    public Etm4Encoder qElements(long n) {
+        if (n < 0 || n > 1000) {
+            throw new IllegalArgumentException("Option --q-elements takes 0 to 1000 P0 instructions, not " + n + ".");
+        }
+        qElements = (int) n;
+        return this;
+    }
+
+    /** Cycle counts (TRCCONFIGR.CCI) with this threshold; the execution is taken to run one instruction a cycle. */
+    public Etm4Encoder cycleCounts(boolean on, long threshold) {
+        if (threshold < 1 || threshold > 4095) {
+            throw new IllegalArgumentException("Option --cycle-threshold takes 1 to 4095 cycles, not " + threshold + ".");
+        }
+        cycles = on;
+        cycleThreshold = (int) threshold;
+        return this;
+    }
+
+    /** Timestamps (TRCCONFIGR.TS): the number of instructions executed so far, at each Trace Info and Trace On. */
+    public Etm4Encoder timestamps(boolean on) {
+        timestamps = on;
+        return this;
+    }
+
+    /** The context ID (32 bits) and VMID (8 bits) traced in every context; -1: not traced. */
+    public Etm4Encoder context(long contextIdValue, long vmidValue) {
+        if (contextIdValue < -1 || contextIdValue > 0xFFFFFFFFL) {
+            throw new IllegalArgumentException("Option --context-id takes a 32-bit value, not " + contextIdValue + ".");
+        }
+        if (vmidValue < -1 || vmidValue > 0xFF) {
+            throw new IllegalArgumentException("Option --vmid takes an 8-bit value, not " + vmidValue + ".");
+        }
+        contextId = contextIdValue;
+        vmid = vmidValue;
         return this;
     }
 
@@ -120,6 +174,12 @@ public final class Etm4Encoder {
             switch (o.getKey()) {
                 case "return-stack" -> e.returnStack = OptionValues.flag(o.getKey(), v);
                 case "exact-match" -> e.exactMatch = OptionValues.flag(o.getKey(), v);
+                case "q-elements" -> e.qElements(OptionValues.number(o.getKey(), v));
+                case "cycle-accurate" -> e.cycles = OptionValues.flag(o.getKey(), v);
+                case "cycle-threshold" -> e.cycleCounts(e.cycles, OptionValues.number(o.getKey(), v));
+                case "timestamps" -> e.timestamps = OptionValues.flag(o.getKey(), v);
+                case "context-id" -> e.context(OptionValues.number(o.getKey(), v), e.vmid);
+                case "vmid" -> e.context(e.contextId, OptionValues.number(o.getKey(), v));
                 case "sync-period" -> e.syncPeriod(OptionValues.number(o.getKey(), v));
                 case "trace-id" -> e.traceId(OptionValues.number(o.getKey(), v));
                 case "el" -> e.state((int) Math.max(-1, Math.min(4, OptionValues.number(o.getKey(), v))), e.nonSecure);
@@ -139,18 +199,28 @@ public final class Etm4Encoder {
                         + String.join(", ", OPTIONS.keySet()) + ".");
             }
         }
+        if (e.qElements > 0 && e.returnStack) {
+            throw new IllegalArgumentException("Options --q-elements and --return-stack=on do not go together: a Q element "
+                    + "carries the address a return would have left out.");
+        }
         return e;
     }
 
     /** The registers that describe the unit, under the names OpenCSD's snapshots use. */
     public Registers registers() {
         Registers r = new Registers();
-        r.put("TRCCONFIGR", 0x1 | (returnStack ? Etm4Config.CONFIGR_RS : 0));
+        r.put("TRCCONFIGR", 0x1 | (returnStack ? Etm4Config.CONFIGR_RS : 0)
+                | (qElements > 0 ? 1L << Etm4Config.CONFIGR_QE_SHIFT : 0) // QE 0b01: Q elements with counts
+                | (cycles ? Etm4Config.CONFIGR_CCI : 0) | (timestamps ? Etm4Config.CONFIGR_TS : 0)
+                | (contextId >= 0 ? Etm4Config.CONFIGR_CID : 0) | (vmid >= 0 ? Etm4Config.CONFIGR_VMID : 0));
         r.put("TRCTRACEIDR", traceId);
         r.put("TRCAUTHSTATUS", AUTHSTATUS);
-        r.put("TRCIDR0", IDR0);
+        r.put("TRCIDR0", IDR0 | (qElements > 0 ? 1L << 15 : 0)); // QSUPP 0b01: Q elements with counts
         r.put("TRCIDR1", ete ? IDR1_ETE : IDR1_ETM4);
         r.put("TRCIDR2", IDR2);
+        if (cycles) {
+            r.put("TRCCCCTLR", cycleThreshold);
+        }
         for (int i = 3; i <= 13; i++) {
             r.put("TRCIDR" + i, 0);
         }
@@ -240,6 +310,16 @@ public final class Etm4Encoder {
         private final long[] stack = new long[15];
         private int stackSize;
 
+        // cycles since the last cycle count (one a instruction), and instructions executed so far (the timestamp)
+        private long cyclesSince;
+        private long executed;
+
+        // Q elements: instructions since the last P0 element written, and the group not yet written
+        private long sinceP0;
+        private int qP0;
+        private long qCount;
+        private long qNext;
+
         Run(MemoryImage memory) {
             this.memory = memory;
             this.curEl = el;
@@ -287,6 +367,8 @@ public final class Etm4Encoder {
                 // trace resumes after code that is not traced (or a discontinuity the record does not explain)
                 flushAtoms();
                 out.write(0x04); // Trace On
+                timestamp();
+                sinceP0 = 0;
                 stackSize = 0; // a decoder empties its return stack where trace restarts (OpenCSD does)
                 address(a, true);
             } else if (atRangeStart && out.size() - lastSync >= syncPeriod) {
@@ -301,13 +383,16 @@ public final class Etm4Encoder {
                 throw new IllegalArgumentException("The execution runs code at 0x" + Long.toHexString(a)
                         + " that the program image does not hold.");
             }
+            sinceP0++;
+            cyclesSince++;
+            executed++;
             WaypointKind kind = insn.kind;
             boolean p0 = kind == WaypointKind.DIRECT_BRANCH || kind == WaypointKind.INDIRECT_BRANCH
                     || kind == WaypointKind.EXCEPTION_RETURN || kind == WaypointKind.BARRIER; // ISB is P0 in ETMv4
             atRangeStart = false;
             if (p0) {
                 if (!s.executed()) {
-                    atom(false);
+                    p0(false, a + 4);
                     expectedNext = a + 4;
                     atRangeStart = true;
                 } else {
@@ -338,17 +423,26 @@ public final class Etm4Encoder {
             expectedNext = target;
             atRangeStart = true;
             if (pKind == WaypointKind.BARRIER) {
-                atom(true); // ISB: an E atom, execution goes on at the next instruction
+                p0(true, target); // ISB: an E atom, execution goes on at the next instruction
                 return;
             }
             if (pKind == WaypointKind.DIRECT_BRANCH) {
                 if (target != pTarget) {
-                    atom(false); // CBZ, CBNZ, TBZ, TBNZ that did not branch
+                    p0(false, target); // CBZ, CBNZ, TBZ, TBNZ that did not branch
                     return;
                 }
-                atom(true);
+                p0(true, target);
                 if (pLink) {
                     push(pAddr + 4);
+                }
+                return;
+            }
+            if (qElements > 0) {
+                // the Q element that holds the branch carries where it went, unless the context changed there
+                p0(true, target);
+                if (contextChanged) {
+                    flushAtoms();
+                    address(target, true);
                 }
                 return;
             }
@@ -389,9 +483,9 @@ public final class Etm4Encoder {
                 // the P0 instruction went to where the exception returns to: the exception's address is its target
                 pending = false;
                 if (pKind == WaypointKind.DIRECT_BRANCH && x.preferredReturn() != pTarget) {
-                    atom(false);
+                    p0(false, x.preferredReturn());
                 } else {
-                    atom(true);
+                    p0(true, x.preferredReturn());
                     atTarget = pKind != WaypointKind.DIRECT_BRANCH && pKind != WaypointKind.BARRIER;
                     if (pLink) {
                         push(pAddr + 4);
@@ -400,7 +494,7 @@ public final class Etm4Encoder {
             }
             flushAtoms();
             stackSize = 0; // nothing predicted across an exception: the handler and the code after it start afresh
-            exceptionPacket(exceptionType(x), x.preferredReturn(), atTarget);
+            exceptionPacket(exceptionType(x), x.preferredReturn(), atTarget && qElements == 0);
             if (x.el() >= 0 && x.el() != curEl) {
                 curEl = x.el();
                 contextChanged = true;
@@ -413,6 +507,7 @@ public final class Etm4Encoder {
         }
 
         private void exceptionPacket(int type, long preferredReturn, boolean atTarget) {
+            sinceP0 = 0; // the exception is a P0 element: the instructions before it are walked to its address
             out.write(0x06);
             int b1 = (type & 0x1F) << 1 | (atTarget ? 0x40 : 0x01);
             if (type > 0x1F) {
@@ -422,6 +517,7 @@ public final class Etm4Encoder {
                 out.write(b1);
             }
             address(preferredReturn, false);
+            cycleCount();
         }
 
         /** A-sync and Trace Info, then the address and context of the instruction at {@code a}. */
@@ -431,14 +527,22 @@ public final class Etm4Encoder {
                 out.write(0x00);
             }
             out.write(0x80);
-            out.write(0x01); // Trace Info: no sections, all defaults (no cycle counting, speculation depth 0)
-            out.write(0x00);
+            out.write(0x01); // Trace Info: speculation depth 0, no key
+            if (cycles) {
+                out.write(0x09); // INFO and CYCT sections
+                out.write(0x01); // INFO: cycle counting enabled
+                writeCount(cycleThreshold);
+            } else {
+                out.write(0x00); // no sections: all defaults (no cycle counting)
+            }
             history[0] = history[1] = history[2] = 0;
             stackSize = 0;
+            sinceP0 = 0;
             if (first) {
                 out.write(0x04); // Trace On
                 started = true;
             }
+            timestamp();
             lastSync = out.size();
             address(a, true);
         }
@@ -454,7 +558,15 @@ public final class Etm4Encoder {
                 for (int i = 2; i < 8; i++) {
                     out.write((int) (a >>> (8 * i)) & 0xFF);
                 }
-                out.write(curEl | 0x10 | (nonSecure ? 0x20 : 0)); // EL, SF (AArch64), NS
+                out.write(curEl | 0x10 | (nonSecure ? 0x20 : 0) | (vmid >= 0 ? 0x40 : 0) | (contextId >= 0 ? 0x80 : 0)); // EL, SF, NS, V, C
+                if (vmid >= 0) {
+                    out.write((int) vmid);
+                }
+                if (contextId >= 0) {
+                    for (int i = 0; i < 4; i++) {
+                        out.write((int) (contextId >>> (8 * i)) & 0xFF);
+                    }
+                }
                 tracedEl = curEl;
                 contextChanged = false;
                 pushHistory(a);
@@ -500,6 +612,88 @@ public final class Etm4Encoder {
             history[0] = a & ~3L;
         }
 
+        /**
+         * A P0 instruction ({@code e}: it branched, or ISB) after which execution goes on at {@code next}: an
+         * atom, or with Q elements one more instruction run of the Q element being gathered.
+         */
+        private void p0(boolean e, long next) {
+            if (qElements == 0) {
+                atom(e);
+                return;
+            }
+            if (atomCount > 0) {
+                flushAtoms();
+            }
+            qP0++;
+            qCount += sinceP0;
+            sinceP0 = 0;
+            qNext = next;
+            if (qP0 == qElements) {
+                flushQ();
+            }
+        }
+
+        /**
+         * Writes the Q element gathered (IHI 0064, Q packet): its count, with the next address as an exact match,
+         * a short or a 32-bit address where the address history allows, else a Q packet with the count only and
+         * a long address packet after it.
+         */
+        private void flushQ() {
+            if (qP0 == 0) {
+                return;
+            }
+            long a = qNext;
+            long count = qCount;
+            qP0 = 0;
+            qCount = 0;
+            int k = -1;
+            if (exactMatch) {
+                for (int i = 0; i < 3 && k < 0; i++) {
+                    if (history[i] == a) {
+                        k = i;
+                    }
+                }
+            }
+            long diff = a ^ history[0];
+            if (k >= 0) {
+                out.write(0xA0 + k);
+                writeCount(count);
+                pushHistory(a);
+            } else if (diff >>> 9 == 0) {
+                out.write(0xA5);
+                out.write((int) (a >>> 2) & 0x7F);
+                writeCount(count);
+                pushHistory(a);
+            } else if (diff >>> 17 == 0) {
+                out.write(0xA5);
+                out.write((int) (a >>> 2) & 0x7F | 0x80);
+                out.write((int) (a >>> 9) & 0xFF);
+                writeCount(count);
+                pushHistory(a);
+            } else if (diff >>> 32 == 0) {
+                out.write(0xAA);
+                out.write((int) (a >>> 2) & 0x7F);
+                out.write((int) (a >>> 9) & 0x7F);
+                out.write((int) (a >>> 16) & 0xFF);
+                out.write((int) (a >>> 24) & 0xFF);
+                writeCount(count);
+                pushHistory(a);
+            } else {
+                out.write(0xAC); // count only: the address packet after it is the Q element's
+                writeCount(count);
+                address(a, false);
+            }
+            cycleCount();
+        }
+
+        private void writeCount(long v) {
+            while (v >= 0x80) {
+                out.write((int) (v & 0x7F) | 0x80);
+                v >>>= 7;
+            }
+            out.write((int) v);
+        }
+
         private void atom(boolean e) {
             if (e) {
                 atomBits |= 1 << atomCount;
@@ -508,10 +702,49 @@ public final class Etm4Encoder {
             if (atomCount == 24) {
                 flushAtoms();
             }
+            cycleCount();
+        }
+
+        /**
+         * After a P0 element: a Cycle Count packet (format 1; TRCIDR0.COMMOPT is set, so it has no commit field) when
+         * at least the threshold of cycles has passed since the last one (IHI 0064, cycle counting). It gives the
+         * cycles to the P0 element before it, so the atoms gathered are written first.
+         */
+        private void cycleCount() {
+            if (!cycles || cyclesSince < cycleThreshold) {
+                return;
+            }
+            flushAtoms();
+            long n = Math.min(cyclesSince, 4095); // the 12-bit counter of TRCIDR2.CCSIZE 0 saturates
+            cyclesSince = 0;
+            out.write(0x0E); // no commit field: TRCIDR0.COMMOPT says commit mode 1
+            writeCount(n - cycleThreshold);
+        }
+
+        /** A Timestamp packet (with a cycle count when cycle counting is on) of the instructions executed so far. */
+        private void timestamp() {
+            if (!timestamps) {
+                return;
+            }
+            long v = executed;
+            out.write(cycles ? 0x03 : 0x02);
+            int groups = Math.max(1, (64 - Long.numberOfLeadingZeros(v) + 6) / 7);
+            for (int i = 0; i < groups && i < 9; i++) {
+                if (i == 8) {
+                    out.write((int) (v >>> 56) & 0xFF);
+                } else {
+                    out.write((int) (v >>> (7 * i)) & 0x7F | (i + 1 < groups ? 0x80 : 0));
+                }
+            }
+            if (cycles) {
+                writeCount(Math.min(cyclesSince, 4095));
+                cyclesSince = 0;
+            }
         }
 
         /** Writes the atoms not yet written, choosing for each packet the format that takes the most of them. */
         private void flushAtoms() {
+            flushQ();
             int bits = atomBits;
             int n = atomCount;
             while (n > 0) {

@@ -250,7 +250,10 @@ public final class Etm4Flow implements Etm4ElementListener {
             case EXCEPTION -> exception(e);
             case EXCEPTION_RETURN -> sink.accept(new ExceptionReturn(source, -1));
             case Q -> {
-                sink.accept(new InstructionCount(source, needAddr || !haveAddr ? -1 : addr, e.count, isa, e.address));
+                popIfPending(e.offset);
+                if (needAddr || !haveAddr || needCtxt || e.count < 0 || !qWalk(e.count, e.address, isaOf(e.is))) {
+                    sink.accept(new InstructionCount(source, needAddr || !haveAddr ? -1 : addr, e.count, isa, e.address));
+                }
                 addr = e.address;
                 lastIs = e.is;
                 isa = isaOf(e.is);
@@ -324,8 +327,15 @@ public final class Etm4Flow implements Etm4ElementListener {
             return;
         }
         if (stackSize == 0) {
-            sink.accept(new DecodeError(source, "return stack empty: no target for the indirect branch", addr, offset));
+            // The trace unit leaves out a return's address only when its own return stack holds it (IHI 0064,
+            // return stack), so an empty stack here means this decode and the unit disagree (trace lost or
+            // corrupt before, or a unit with a deeper stack): where execution went is not known. A gap; the
+            // program flow resumes at the next address packet, which comes at the latest after the next A-sync
+            // and trace info. The packets and the context are still in step, so nothing is lost beyond that.
+            sink.accept(new Gap(source, "return stack empty: the target of the indirect branch before 0x"
+                    + Long.toHexString(addr) + " is not known", offset));
             needAddrElem = true;
+            stackSize = 0;
             return;
         }
         addr = stackAddr[stackTop];
@@ -520,6 +530,184 @@ public final class Etm4Flow implements Etm4ElementListener {
                 tooFar(start, offset);
                 return;
             }
+        }
+    }
+
+    /** The most code blocks one Q element's search may visit before it gives the count instead. */
+    static final int Q_SEARCH_BLOCKS = 4096;
+
+    // the Q walk's path: the blocks, the instructions taken of each, and where each went next
+    private Block[] qBlocks = new Block[64];
+    private int[] qTaken = new int[64];
+    private long[] qNext = new long[64];
+    private Block[] qFound = new Block[64];
+    private int[] qFoundTaken = new int[64];
+    private long[] qFoundNext = new long[64];
+    private int qFoundLength;
+    private int qSolutions;
+    private int qVisited;
+
+    /**
+     * A Q element: {@code count} instructions ran from the current address, and execution goes on at
+     * {@code end} (IHI 0064, Q element: the count is of the instructions executed since the previous P0
+     * element, the address is that of the next instruction). When exactly one path through the image takes
+     * {@code count} instructions from the current address to {@code end} - following direct branches,
+     * trying both ways of each conditional one, an indirect branch only as the last instruction (its target
+     * is {@code end}) - and no other way could also be the one (none meets an indirect branch before the count
+     * is done, or code outside the image), the path is given as instruction ranges and this returns true.
+     * Otherwise (no path, two, a way that cannot be followed, or the search too large) it gives nothing and
+     * returns false: the caller gives the count.
+     */
+    private boolean qWalk(long count, long end, Isa endIsa) {
+        if (count <= 0 || count > WALK_BYTES / 2) {
+            return false;
+        }
+        qSolutions = 0;
+        qVisited = 0;
+        qSearch(addr, isa, count, end, endIsa, 0);
+        if (qSolutions != 1) {
+            return false;
+        }
+        // the path: a range ends at each P0 instruction taken whole, as an atom's range does
+        sizes.clear();
+        long start = qFound[0].start();
+        Isa startIsa = qFound[0].isa();
+        for (int i = 0; i < qFoundLength; i++) {
+            Block b = qFound[i];
+            int n = qFoundTaken[i];
+            sizes.append(b, 0, n);
+            long next = qFoundNext[i];
+            boolean last = i == qFoundLength - 1;
+            boolean waypoint = n == b.count() && b.end() == Block.End.WAYPOINT;
+            if (waypoint && b.kind() != WaypointKind.EXCEPTION_CALL) {
+                boolean taken = b.kind() != WaypointKind.DIRECT_BRANCH || next != b.nextAddress() || !b.conditional();
+                emit(start, b.nextAddress(), startIsa, b.kind(), b.call(), taken);
+                if (taken && b.link()) {
+                    push(b.nextAddress(), b.isa());
+                }
+                start = next;
+                startIsa = i + 1 < qFoundLength ? qFound[i + 1].isa() : endIsa;
+            } else if (last && sizes.count() > 0) {
+                emit(start, next, startIsa, WaypointKind.NONE, CallKind.NONE, true);
+            }
+        }
+        return true;
+    }
+
+    /** Depth-first search for the paths of {@code left} instructions from {@code at} to {@code end}. */
+    private void qSearch(long at, Isa atIsa, long left, long end, Isa endIsa, int depth) {
+        while (qSolutions < 2) {
+            if (++qVisited > Q_SEARCH_BLOCKS) {
+                qSolutions = 2; // too large to decide: not exact
+                return;
+            }
+            if (depth == qBlocks.length) {
+                int n = depth * 2;
+                qBlocks = java.util.Arrays.copyOf(qBlocks, n);
+                qTaken = java.util.Arrays.copyOf(qTaken, n);
+                qNext = java.util.Arrays.copyOf(qNext, n);
+            }
+            Block b = walker.block(at, atIsa);
+            int c = b.count();
+            if (c == 0) {
+                qSolutions = 2; // code that cannot be read: where this way goes is not known
+                return;
+            }
+            qBlocks[depth] = b;
+            if (left < c) {
+                // the count ends inside the block, before its last instruction: straight on to end
+                if (b.addressOf((int) left) == end && atIsa == endIsa) {
+                    qTaken[depth] = (int) left;
+                    qNext[depth] = end;
+                    found(depth + 1);
+                }
+                return;
+            }
+            qTaken[depth] = c;
+            left -= c;
+            if (b.end() != Block.End.WAYPOINT) {
+                if (b.end() != Block.End.LIMIT) {
+                    qSolutions = 2; // outside the image, or code that cannot be walked: not known
+                    return;
+                }
+                if (left == 0) {
+                    if (b.nextAddress() == end && atIsa == endIsa) {
+                        qNext[depth] = end;
+                        found(depth + 1);
+                    }
+                    return;
+                }
+                qNext[depth] = b.nextAddress();
+                at = b.nextAddress();
+                depth++;
+                continue;
+            }
+            long fall = b.nextAddress();
+            switch (b.kind()) {
+                case DIRECT_BRANCH -> {
+                    long target = b.target();
+                    Isa tIsa = b.targetIsa();
+                    if (left == 0) {
+                        if (target == end && tIsa == endIsa) {
+                            qNext[depth] = end;
+                            found(depth + 1);
+                        } else if (b.conditional() && fall == end && atIsa == endIsa) {
+                            qNext[depth] = end;
+                            found(depth + 1);
+                        }
+                        return;
+                    }
+                    if (b.conditional()) {
+                        qNext[depth] = fall;
+                        qSearch(fall, atIsa, left, end, endIsa, depth + 1);
+                        if (qSolutions >= 2) {
+                            return;
+                        }
+                    }
+                    qBlocks[depth] = b;
+                    qTaken[depth] = c;
+                    qNext[depth] = target;
+                    at = target;
+                    atIsa = tIsa;
+                    depth++;
+                }
+                case INDIRECT_BRANCH, EXCEPTION_RETURN -> {
+                    if (left == 0) {
+                        qNext[depth] = end;
+                        found(depth + 1);
+                    } else {
+                        qSolutions = 2; // in the middle its target is not known: the path cannot be decided
+                    }
+                    return;
+                }
+                default -> {
+                    // ISB, WFI/WFE, or an exception-generating instruction: on to the next instruction
+                    if (left == 0) {
+                        if (fall == end && atIsa == endIsa) {
+                            qNext[depth] = end;
+                            found(depth + 1);
+                        }
+                        return;
+                    }
+                    qNext[depth] = fall;
+                    at = fall;
+                    depth++;
+                }
+            }
+        }
+    }
+
+    private void found(int length) {
+        if (++qSolutions == 1) {
+            if (qFound.length < length) {
+                qFound = new Block[qBlocks.length];
+                qFoundTaken = new int[qBlocks.length];
+                qFoundNext = new long[qBlocks.length];
+            }
+            System.arraycopy(qBlocks, 0, qFound, 0, length);
+            System.arraycopy(qTaken, 0, qFoundTaken, 0, length);
+            System.arraycopy(qNext, 0, qFoundNext, 0, length);
+            qFoundLength = length;
         }
     }
 

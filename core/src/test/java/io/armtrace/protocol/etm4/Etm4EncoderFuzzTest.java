@@ -83,6 +83,24 @@ class Etm4EncoderFuzzTest {
         if ((o & 64) != 0) {
             options.put((o & 128) != 0 ? "security" : "profile", (data[3] & 1) != 0 ? "secure" : "M");
         }
+        if (data.length > 4) {
+            // Q elements, cycle counts, timestamps, context ID and VMID, from a fifth byte
+            int p = data[4] & 0xFF;
+            if ((p & 1) != 0) {
+                options.put("q-elements", Integer.toString(p >> 5));
+            }
+            if ((p & 2) != 0) {
+                options.put("cycle-accurate", "on");
+                options.put("cycle-threshold", Integer.toString((p >> 2) * 97 % 5000));
+            }
+            if ((p & 4) != 0) {
+                options.put("timestamps", (p & 8) != 0 ? "on" : "off");
+            }
+            if ((p & 16) != 0) {
+                options.put("context-id", Integer.toString(p * 0x10203));
+                options.put("vmid", Integer.toString(p * 3 - 100));
+            }
+        }
         boolean ete = (data[3] & 2) != 0;
         EncodeOutput enc;
         try {

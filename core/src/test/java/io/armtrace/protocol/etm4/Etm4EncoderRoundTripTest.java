@@ -126,8 +126,14 @@ class Etm4EncoderRoundTripTest {
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("16");
         assertThatThrownBy(() -> p.encode(a64, Corpus.image("linux-a64"), Map.of("trace-id", "0x70")))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("trace ID");
-        assertThatThrownBy(() -> p.encode(a64, Corpus.image("linux-a64"), Map.of("cycle-accurate", "on")))
+        assertThatThrownBy(() -> p.encode(a64, Corpus.image("linux-a64"), Map.of("branch-broadcast", "on")))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("Unknown ETMv4 option");
+        assertThatThrownBy(() -> p.encode(a64, Corpus.image("linux-a64"), Map.of("cycle-accurate", "on", "cycle-threshold", "0")))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("1 to 4095");
+        assertThatThrownBy(() -> p.encode(a64, Corpus.image("linux-a64"), Map.of("vmid", "256")))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("8-bit");
+        assertThatThrownBy(() -> p.encode(a64, Corpus.image("linux-a64"), Map.of("q-elements", "-1")))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("0 to 1000");
         assertThatThrownBy(() -> p.encode(a64, Corpus.image("linux-a64"), Map.of("el", "4")))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("exception level");
         assertThatThrownBy(() -> p.encode(a64, Corpus.image("linux-a64"), Map.of("security", "realm")))
