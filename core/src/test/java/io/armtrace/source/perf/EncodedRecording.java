@@ -21,12 +21,29 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Recordings with exact ground truth: a program of the ground-truth corpus (run under QEMU), its trace made
- * by the ETMv4/ETE encoder, written as perf would record it on one CPU, with the program's binary in a
- * symbol directory. {@link #cut} splits the trace at A-syncs into the pieces the AUX records report, so that
- * a decoder that resets at every piece (as perf's and armtrace's do) loses nothing at the seams.
+ * Recordings with exact ground truth: programs of the ground-truth corpus (run under QEMU), their trace made
+ * by the ETMv4/ETE encoder, written as Linux perf records CoreSight trace, with the programs' binaries in a
+ * symbol directory ({@code symbols/} beside the recordings). {@link Cpu#cut} splits a trace at A-syncs into
+ * the pieces the AUX records report, so that a decoder that resets at every piece (as perf's and armtrace's
+ * do) loses nothing at the seams. The recordings:
+ * <ul>
+ * <li>{@code user.data}: linux-a64 (process {@value #PID}, mapped from {@value #USER_PATH}, found by build
+ * ID) on CPU 2, ETMv4 trace ID 0x10, CoreSight-formatted AUX data (ETR) in four AUX records, layout version 1;
+ * <li>{@code trbe.data}: linux-a64-O0 on CPU 0, ETE trace ID 0x20, raw AUX data (TRBE) in three records;
+ * <li>{@code kernel.data}: a53-el1, whose kernel runs in the upper half, mapped with pid -1 from
+ * {@value #KERNEL_PATH} (found by file name: it has no build ID), CPU 1, ETMv4 trace ID 0x12, formatted;
+ * <li>{@code two.data}: linux-a64 on CPU 0 (trace ID 0x10) and a53-el1 on CPU 3 (trace ID 0x16), three AUX
+ * records each, interleaved in time, layout version 0 (fixed ETMv4 blocks, as perf wrote before Linux 5.11);
+ * <li>{@code lost.data}: linux-a64 on CPU 1 (trace ID 0x10) cut in four pieces, the first AUX record flagged
+ * truncated (the AUX area was full) and the second piece not in the file.
+ * </ul>
  */
 final class EncodedRecording {
+    static final int PID = 4242;
+    static final String USER_PATH = "/usr/local/bin/linux-a64";
+    static final String KERNEL_PATH = "/boot/a53-el1.elf";
+    static final List<String> NAMES = List.of("user", "trbe", "kernel", "two", "lost");
+
     /** The trace of one program on one CPU. */
     static final class Cpu {
         final int cpu;
@@ -99,6 +116,120 @@ final class EncodedRecording {
     }
 
     private EncodedRecording() {
+    }
+
+    /** Writes the recording {@code name} (one of {@link #NAMES}) as {@code dir/NAME.data}; returns its CPUs. */
+    static List<Cpu> write(String name, Path dir) throws IOException {
+        Path symbols = dir.resolve("symbols");
+        PerfDataWriter w;
+        List<Cpu> cpus;
+        switch (name) {
+            case "user" -> {
+                Cpu c = new Cpu(2, "linux-a64", false, 0x10);
+                w = new PerfDataWriter().coreSightInfo(1, false, List.of(c.block(1)));
+                startUser(w, userBinary(symbols), c.cpu);
+                pieces(w, c, c.cut(4), true, PID);
+                cpus = List.of(c);
+            }
+            case "trbe" -> {
+                Cpu c = new Cpu(0, "linux-a64-O0", true, 0x20);
+                w = new PerfDataWriter().coreSightInfo(1, false, List.of(c.block(1)));
+                byte[] elf = writeElf("linux-a64-O0", symbols.resolve("linux-a64-O0"));
+                w.comm(PID, PID, "linux-a64-O0", true, 100, 0);
+                mapSegments(w, elf, PID, "/home/user/linux-a64-O0", buildId(elf), 101, 0);
+                w.itraceStart(PID, PID, 102, 0);
+                pieces(w, c, c.cut(3), false, PID);
+                cpus = List.of(c);
+            }
+            case "kernel" -> {
+                Cpu c = new Cpu(1, "a53-el1", false, 0x12);
+                w = new PerfDataWriter().coreSightInfo(1, false, List.of(c.block(1)));
+                mapSegments(w, kernelBinary(symbols), -1, KERNEL_PATH, null, 0, c.cpu);
+                pieces(w, c, c.cut(2), true, -1);
+                cpus = List.of(c);
+            }
+            case "two" -> {
+                Cpu user = new Cpu(0, "linux-a64", false, 0x10);
+                Cpu kernel = new Cpu(3, "a53-el1", false, 0x16);
+                w = new PerfDataWriter().coreSightInfo(0, false, List.of(user.block(0), kernel.block(0)));
+                mapSegments(w, kernelBinary(symbols), -1, KERNEL_PATH, null, 0, 3);
+                startUser(w, userBinary(symbols), 0);
+                long[] u = user.cut(3);
+                long[] k = kernel.cut(3);
+                long uAux = 0;
+                long kAux = 0;
+                for (int i = 0; i < 3; i++) {
+                    byte[] a = user.aux(u[i], u[i + 1], true);
+                    byte[] b = kernel.aux(k[i], k[i + 1], true);
+                    w.aux(uAux, a.length, 0, PID, PID, 1000 + 10 * i, 0);
+                    w.aux(kAux, b.length, 0, -1, 0, 1001 + 10 * i, 3);
+                    w.auxtrace(kAux, b, 0, 3, -1, 3).auxtrace(uAux, a, 0, 0, PID, 0);
+                    uAux += a.length;
+                    kAux += b.length;
+                }
+                cpus = List.of(user, kernel);
+            }
+            case "lost" -> {
+                Cpu c = new Cpu(1, "linux-a64", false, 0x10);
+                long[] cuts = c.cut(4);
+                w = new PerfDataWriter().coreSightInfo(1, false, List.of(c.block(1)));
+                startUser(w, userBinary(symbols), c.cpu);
+                long aux = 0;
+                for (int i : new int[] {0, 2, 3}) { // piece 1 is lost
+                    byte[] data = c.aux(cuts[i], cuts[i + 1], true);
+                    w.aux(aux, data.length, i == 0 ? PerfData.AUX_FLAG_TRUNCATED : 0, PID, PID, 1000 + 10 * i, c.cpu)
+                            .auxtrace(aux, data, 0, c.cpu, PID, c.cpu);
+                    aux += data.length;
+                }
+                cpus = List.of(c);
+            }
+            default -> throw new IllegalArgumentException("no recording " + name);
+        }
+        w.write(dir.resolve(name + ".data"));
+        return cpus;
+    }
+
+    /** Writes every recording into {@code args[0]} (for tools/opencsd-check/perfdata.sh). */
+    public static void main(String[] args) throws IOException {
+        Path dir = Path.of(args[0]);
+        for (String name : NAMES) {
+            write(name, dir);
+        }
+    }
+
+    /** The user program's binary in the symbol directory under its build ID (perf's ~/.debug layout). */
+    private static byte[] userBinary(Path symbols) {
+        byte[] elf = Corpus.elfBytes("linux-a64");
+        String id = java.util.HexFormat.of().formatHex(buildId(elf));
+        return writeElf("linux-a64", symbols.resolve(".build-id").resolve(id.substring(0, 2)).resolve(id.substring(2)));
+    }
+
+    /** The bare-metal kernel's binary in the symbol directory under its file name. */
+    private static byte[] kernelBinary(Path symbols) {
+        return writeElf("a53-el1", symbols.resolve("a53-el1.elf"));
+    }
+
+    /** COMM, MMAP2 of each segment and ITRACE_START for the user program on {@code cpu}, and its build ID. */
+    private static void startUser(PerfDataWriter w, byte[] elf, int cpu) {
+        byte[] id = buildId(elf);
+        w.comm(PID, PID, "linux-a64", true, 100, cpu);
+        mapSegments(w, elf, PID, USER_PATH, id, 101, cpu);
+        w.itraceStart(PID, PID, 102, cpu);
+        w.buildIds(Map.of(USER_PATH, id));
+    }
+
+    /**
+     * Writes {@code c}'s trace as AUX records, one per piece of {@code cuts}, each followed by the AUXTRACE
+     * record of its data (perf's per-CPU AUX area read after each), with AUX offsets counting the AUX area.
+     */
+    private static void pieces(PerfDataWriter w, Cpu c, long[] cuts, boolean formatted, int pid) {
+        long aux = 0;
+        for (int i = 0; i + 1 < cuts.length; i++) {
+            byte[] data = c.aux(cuts[i], cuts[i + 1], formatted);
+            w.aux(aux, data.length, formatted ? 0 : PerfData.AUX_FLAG_CORESIGHT_FORMAT_RAW, pid, pid, 1000 + 10 * i, c.cpu)
+                    .auxtrace(aux, data, 0, c.cpu, pid, c.cpu);
+            aux += data.length;
+        }
     }
 
     /** The fixture's ELF file, written to {@code file}. */
