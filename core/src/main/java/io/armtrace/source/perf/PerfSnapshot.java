@@ -106,6 +106,7 @@ public final class PerfSnapshot {
         List<Placed> placed = new ArrayList<>();
         List<String> missing = new ArrayList<>();
         Map<String, Boolean> seen = new LinkedHashMap<>();
+        java.util.Set<String> placedAt = new java.util.HashSet<>();
         for (Mapping m : data.mappings().all()) {
             if (!m.executable() || seen.putIfAbsent(m.path() + "@" + Long.toHexString(m.start()), true) != null) {
                 continue;
@@ -118,7 +119,15 @@ public final class PerfSnapshot {
                 continue;
             }
             try {
-                placed.add(new Placed(m, file, place(m, file)));
+                MemoryImage memory = place(m, file);
+                // a file mapped in several segments is placed whole once: the same code twice would give overlapping dumps
+                StringBuilder where = new StringBuilder(file.toAbsolutePath().toString());
+                for (MemoryImage.Region r : memory.regions()) {
+                    where.append(' ').append(Long.toHexString(r.start())).append('+').append(r.size());
+                }
+                if (placedAt.add(where.toString())) {
+                    placed.add(new Placed(m, file, memory));
+                }
             } catch (ImageException | InputException e) {
                 missing.add(m.path());
             }

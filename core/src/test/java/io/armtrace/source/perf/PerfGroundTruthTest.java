@@ -93,6 +93,11 @@ class PerfGroundTruthTest {
         Decoded d = decode(dir.resolve("kernel.data")).get(0x12);
         assertThat(d.addresses()).hasSize(c.truth().size()).isEqualTo(c.truth());
         assertThat(d.gaps()).containsExactly(NEW_BUFFER);
+
+        // its three executable segments are one file, whose code a snapshot dumps once (OpenCSD refuses overlapping dumps)
+        Path snap = java.nio.file.Files.createDirectories(dir.resolve("snap"));
+        PerfSnapshot.Summary s = PerfSnapshot.write(PerfData.read(dir.resolve("kernel.data")), snap, List.of(dir.resolve("symbols")));
+        assertThat(s.dumps()).hasSize(1);
     }
 
     /**
