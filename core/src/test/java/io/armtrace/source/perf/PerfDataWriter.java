@@ -27,6 +27,8 @@ final class PerfDataWriter {
     private final List<Object> data = new ArrayList<>(); // byte[] records, or Long holes of AUX data
     private final Map<Integer, byte[]> features = new TreeMap<>();
     private final List<long[]> auxIndex = new ArrayList<>();
+    /** Where each AUXTRACE record's data starts, counted from the data section. */
+    private final List<Long> auxData = new ArrayList<>();
     private long dataLength;
     long sampleType = SAMPLE_TYPE;
     int pmuType = 8;
@@ -287,6 +289,7 @@ final class PerfDataWriter {
                 .putInt(idx).putInt(tid).putInt(cpu).putInt(0);
         auxIndex.add(new long[] {dataLength, 48});
         add(b);
+        auxData.add(dataLength);
         if (bytes != null) {
             data.add(bytes);
         } else {
@@ -356,14 +359,27 @@ final class PerfDataWriter {
         return this;
     }
 
+    /** The attribute section's offset and entry size, and the data section's offset, in the file {@link #write} writes. */
+    private static final long ATTRS_OFFSET = 104;
+    private static final int ATTR_SIZE = 128 + 16;
+    private static final long DATA_OFFSET = ATTRS_OFFSET + ATTR_SIZE + 8;
+
+    /**
+     * The file offsets of the AUXTRACE records' data, in the order they were added: where a caller fills in
+     * the AUX data it wrote as holes, once the file is written (a recording too large to hold in memory).
+     */
+    long[] auxDataOffsets() {
+        return auxData.stream().mapToLong(d -> DATA_OFFSET + d).toArray();
+    }
+
     /** Writes the file; AUX holes become holes of a sparse file. */
     void write(Path file) throws IOException {
         try (FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
                 StandardOpenOption.WRITE, StandardOpenOption.SPARSE)) {
-            long attrsOffset = 104;
-            int attrSize = 128 + 16;
+            long attrsOffset = ATTRS_OFFSET;
+            int attrSize = ATTR_SIZE;
             long idsOffset = attrsOffset + attrSize;
-            long dataOffset = idsOffset + 8;
+            long dataOffset = DATA_OFFSET;
             // the auxtrace index feature, perf's layout: nr, then (file offset, size) pairs
             if (!auxIndex.isEmpty()) {
                 ByteBuffer ix = ByteBuffer.allocate(8 + 16 * auxIndex.size()).order(order).putLong(auxIndex.size());
