@@ -158,4 +158,23 @@ class PerfGroundTruthTest {
         }
         assertThat(got).isEqualTo(c.truth());
     }
+
+    /**
+     * The writer's CoreSight frames carry every byte of the trace, whatever its length: a piece ending on an
+     * odd byte of a frame, or on an even one (where the null ID's change waits for the last data byte), and
+     * with every value of the even bytes' low bit.
+     */
+    @Test
+    void framesCarryEveryByteWhateverTheLength() {
+        java.util.Random r = new java.util.Random(19);
+        for (int n = 1; n <= 60; n++) {
+            byte[] raw = new byte[n];
+            r.nextBytes(raw);
+            byte[] framed = PerfDataWriter.frames(0x10, raw, 0, n);
+            assertThat(framed.length).isEqualTo(16 * ((n + 13) / 14));
+            Map<Integer, byte[]> out = io.armtrace.source.FrameDeformatter.demultiplex(framed);
+            assertThat(out.keySet()).as("n=%d", n).containsExactly(0x10);
+            assertThat(out.get(0x10)).as("n=%d", n).isEqualTo(raw);
+        }
+    }
 }
