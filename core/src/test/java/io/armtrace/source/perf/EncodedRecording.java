@@ -28,7 +28,8 @@ import java.util.Map;
  * do) loses nothing at the seams. The recordings:
  * <ul>
  * <li>{@code user.data}: linux-a64 (process {@value #PID}, mapped from {@value #USER_PATH}, found by build
- * ID) on CPU 2, ETMv4 trace ID 0x10, CoreSight-formatted AUX data (ETR) in four AUX records, layout version 1;
+ * ID) on CPU 2, ETMv4 trace ID 0x10, CoreSight-formatted AUX data (ETR) in four AUX records, the first two
+ * in one AUXTRACE buffer, layout version 1;
  * <li>{@code trbe.data}: linux-a64-O0 on CPU 0, ETE trace ID 0x20, raw AUX data (TRBE) in three records;
  * <li>{@code kernel.data}: a53-el1, whose kernel runs in the upper half, mapped with pid -1 from
  * {@value #KERNEL_PATH} (found by file name: it has no build ID), CPU 1, ETMv4 trace ID 0x12, formatted;
@@ -128,7 +129,20 @@ final class EncodedRecording {
                 Cpu c = new Cpu(2, "linux-a64", false, 0x10);
                 w = new PerfDataWriter().coreSightInfo(1, false, List.of(c.block(1)));
                 startUser(w, userBinary(symbols), c.cpu);
-                pieces(w, c, c.cut(4), true, PID);
+                // perf read the AUX area after the second AUX record only: one AUXTRACE buffer holds two fragments
+                long[] cuts = c.cut(4);
+                byte[] first = c.aux(cuts[0], cuts[1], true);
+                byte[] second = c.aux(cuts[1], cuts[2], true);
+                w.aux(0, first.length, 0, PID, PID, 1000, c.cpu).aux(first.length, second.length, 0, PID, PID, 1010, c.cpu);
+                byte[] both = Arrays.copyOf(first, first.length + second.length);
+                System.arraycopy(second, 0, both, first.length, second.length);
+                w.auxtrace(0, both, 0, c.cpu, PID, c.cpu);
+                long aux = both.length;
+                for (int i = 2; i < 4; i++) {
+                    byte[] data = c.aux(cuts[i], cuts[i + 1], true);
+                    w.aux(aux, data.length, 0, PID, PID, 1000 + 10 * i, c.cpu).auxtrace(aux, data, 0, c.cpu, PID, c.cpu);
+                    aux += data.length;
+                }
                 cpus = List.of(c);
             }
             case "trbe" -> {

@@ -61,7 +61,9 @@ class PerfGroundTruthTest {
     void userSpaceFormattedOneCpu() throws IOException {
         EncodedRecording.Cpu c = EncodedRecording.write("user", dir).get(0);
         PerfData data = PerfData.read(dir.resolve("user.data"));
-        assertThat(data.auxSegments(data.auxQueues().get(0))).hasSize(4).allMatch(AuxSegment::formatted);
+        // four fragments from three AUXTRACE buffers, the first buffer holding two
+        assertThat(data.auxSegments(data.auxQueues().get(0))).hasSize(4).allMatch(AuxSegment::formatted)
+                .extracting(AuxSegment::time).containsExactly(1000L, 1010L, 1020L, 1030L);
         assertThat(data.mappings().all()).filteredOn(Mapping::executable).extracting(Mapping::pid, Mapping::path, Mapping::buildId)
                 .containsExactly(org.assertj.core.groups.Tuple.tuple(EncodedRecording.PID, EncodedRecording.USER_PATH,
                         "beec2f0cc31d2d6c1eee4d75361b1e325e45c4a1"));
