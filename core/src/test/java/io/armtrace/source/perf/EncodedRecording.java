@@ -7,6 +7,7 @@ import io.armtrace.image.ElfImage;
 import io.armtrace.protocol.ASyncScanner;
 import io.armtrace.protocol.EncodeOutput;
 import io.armtrace.protocol.etm4.Etm4Protocol;
+import io.armtrace.protocol.ptm.PtmProtocol;
 import io.armtrace.source.Registers;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
@@ -36,14 +37,16 @@ import java.util.Map;
  * <li>{@code two.data}: linux-a64 on CPU 0 (trace ID 0x10) and a53-el1 on CPU 3 (trace ID 0x16), three AUX
  * records each, interleaved in time, layout version 0 (fixed ETMv4 blocks, as perf wrote before Linux 5.11);
  * <li>{@code lost.data}: linux-a64 on CPU 1 (trace ID 0x10) cut in four pieces, the first AUX record flagged
- * truncated (the AUX area was full) and the second piece not in the file.
+ * truncated (the AUX area was full) and the second piece not in the file;
+ * <li>{@code ptm.data}: linux-arm (qemu-arm, Cortex-A15) on CPU 1, PTM (PFT 1.1) trace ID 0x14, formatted,
+ * an ETMv3/PTM block of layout version 1, three AUX records.
  * </ul>
  */
 final class EncodedRecording {
     static final int PID = 4242;
     static final String USER_PATH = "/usr/local/bin/linux-a64";
     static final String KERNEL_PATH = "/boot/a53-el1.elf";
-    static final List<String> NAMES = List.of("user", "trbe", "kernel", "two", "lost");
+    static final List<String> NAMES = List.of("user", "trbe", "kernel", "two", "lost", "ptm");
 
     /** The trace of one program on one CPU. */
     static final class Cpu {
@@ -56,19 +59,34 @@ final class EncodedRecording {
         /** A-sync offsets in {@link #trace}, 0 first. */
         final long[] syncs;
 
+        /** PTM (PFT 1.1) rather than ETMv4/ETE: a 32-bit program, and an ETMv3/PTM block in AUXTRACE_INFO. */
+        final boolean ptm;
+
         Cpu(int cpu, String fixture, boolean ete, int traceId) {
+            this(cpu, fixture, ete ? "ete" : "etm4", traceId);
+        }
+
+        Cpu(int cpu, String fixture, String protocol, int traceId) {
             this.cpu = cpu;
             this.fixture = fixture;
-            this.ete = ete;
+            this.ete = protocol.equals("ete");
+            this.ptm = protocol.equals("ptm");
             this.traceId = traceId;
             Map<String, String> options = new HashMap<>();
-            options.put("el", Integer.toString(Corpus.header(fixture).el()));
             options.put("trace-id", Integer.toString(traceId));
-            EncodeOutput enc = new Etm4Protocol(ete).encode(Corpus.execution(fixture), Corpus.image(fixture), options);
+            EncodeOutput enc;
+            if (ptm) {
+                // no return stack: a decoder that starts at a fragment's A-sync must not need earlier calls
+                options.put("return-stack", "off");
+                enc = new PtmProtocol().encode(Corpus.execution(fixture), Corpus.image(fixture), options);
+            } else {
+                options.put("el", Integer.toString(Corpus.header(fixture).el()));
+                enc = new Etm4Protocol(ete).encode(Corpus.execution(fixture), Corpus.image(fixture), options);
+            }
             this.trace = enc.trace();
             this.registers = enc.registers();
             try {
-                long[] later = ASyncScanner.scan(new ByteArrayInputStream(trace), 1, 11);
+                long[] later = ASyncScanner.scan(new ByteArrayInputStream(trace), 1, ptm ? 5 : 11);
                 this.syncs = new long[later.length + 1];
                 System.arraycopy(later, 0, syncs, 1, later.length);
             } catch (IOException e) {
@@ -78,6 +96,9 @@ final class EncodedRecording {
 
         /** The AUXTRACE_INFO block of this CPU's trace unit, in the layout of header {@code version}. */
         long[] block(long version) {
+            if (ptm) {
+                return PerfDataWriter.etm3(cpu, registers, version);
+            }
             return ete ? PerfDataWriter.ete(cpu, registers) : PerfDataWriter.etm4(cpu, registers, version);
         }
 
@@ -195,6 +216,16 @@ final class EncodedRecording {
                             .auxtrace(aux, data, 0, c.cpu, PID, c.cpu);
                     aux += data.length;
                 }
+                cpus = List.of(c);
+            }
+            case "ptm" -> {
+                Cpu c = new Cpu(1, "linux-arm", "ptm", 0x14);
+                w = new PerfDataWriter().coreSightInfo(1, false, List.of(c.block(1)));
+                byte[] elf = writeElf("linux-arm", symbols.resolve("linux-arm"));
+                w.comm(PID, PID, "linux-arm", true, 100, c.cpu);
+                mapSegments(w, elf, PID, "/usr/bin/linux-arm", buildId(elf), 101, c.cpu);
+                w.itraceStart(PID, PID, 102, c.cpu);
+                pieces(w, c, c.cut(3), true, PID);
                 cpus = List.of(c);
             }
             default -> throw new IllegalArgumentException("no recording " + name);

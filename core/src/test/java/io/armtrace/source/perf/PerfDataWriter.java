@@ -217,6 +217,19 @@ final class PerfDataWriter {
         return block(TraceUnit.Kind.ETMV4, cpu, regs);
     }
 
+    /** An ETMv3/PTM block: magic, CPU, [the number of registers from version 1,] ETMCR, ETMTRACEIDR, ETMCCER, ETMIDR. */
+    static long[] etm3(int cpu, io.armtrace.source.Registers r, long version) {
+        long[] regs = registers(r, CoreSightInfo.ETMV3);
+        if (version == 0) {
+            long[] b = new long[2 + regs.length];
+            b[0] = TraceUnit.Kind.ETMV3_PTM.magic;
+            b[1] = cpu;
+            System.arraycopy(regs, 0, b, 2, regs.length);
+            return b;
+        }
+        return block(TraceUnit.Kind.ETMV3_PTM, cpu, regs);
+    }
+
     /** An ETE block (header version 1 and later only): magic, CPU, nine parameters, TRCDEVARCH before TS_SOURCE. */
     static long[] ete(int cpu, io.armtrace.source.Registers r) {
         return block(TraceUnit.Kind.ETE, cpu, registers(r, CoreSightInfo.ETE));

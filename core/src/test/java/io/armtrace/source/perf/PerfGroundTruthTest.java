@@ -140,6 +140,19 @@ class PerfGroundTruthTest {
         assertThat(missing).isGreaterThan(truth.size() / 8).isLessThan(truth.size() / 2);
     }
 
+    /** A 32-bit board's PTM trace goes the same way: ETMv3/PTM metadata, A32 and Thumb code of a Linux program. */
+    @Test
+    void ptmFromA32BitProgram() throws IOException {
+        EncodedRecording.Cpu c = EncodedRecording.write("ptm", dir).get(0);
+        PerfData data = PerfData.read(dir.resolve("ptm.data"));
+        assertThat(data.coreSight().units()).extracting(TraceUnit::kind).containsExactly(TraceUnit.Kind.ETMV3_PTM);
+        assertThat(PerfSnapshot.deviceType(data.coreSight().units().get(0))).isEqualTo("PTM1.1");
+
+        Decoded d = decode(dir.resolve("ptm.data")).get(0x14);
+        assertThat(d.addresses()).hasSize(c.truth().size()).isEqualTo(c.truth());
+        assertThat(d.gaps()).containsExactly(NEW_BUFFER, NEW_BUFFER);
+    }
+
     /** {@code armtrace decode RECORDING --symdir DIR --format jsonl} lists the same instructions, one line each. */
     @Test
     void theCommandLineDecodesTheSame() throws IOException {
