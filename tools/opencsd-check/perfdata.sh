@@ -8,7 +8,7 @@
 # Then the decode: the instruction ranges trc_pkt_lister -decode gives for each CPU of the snapshot (start,
 # end, instruction count) must be, range by range, those `armtrace decode RECORDING` gives for that trace ID,
 # reading the recording itself (its AUX buffers, its mapped binaries found in the same --symdir).
-# The same for the recordings with exact ground truth that the tests write (EncodedRecording: the ETMv4/ETE
+# The same for the recordings with exact ground truth that the tests write (EncodedRecording: the ETMv4/ETE/PTM
 # encoder's trace of QEMU-run programs as perf records it, formatted and raw AUX data, one and two CPUs, kernel
 # addresses, lost data), written here from the compiled test classes with their binaries in a symbol directory;
 # PerfGroundTruthTest checks that armtrace's decode of them is QEMU's execution, so here OpenCSD's is too.

@@ -19,7 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Recordings written as Linux perf writes them (AUXTRACE_INFO with the CoreSight metadata of both layout
  * versions, COMM, MMAP2 with build IDs, ITRACE_START, AUX and AUXTRACE records, the build-ID feature),
- * carrying the ETMv4/ETE encoder's trace of programs QEMU ran: decoded through {@link Decoder#openRecording}
+ * carrying the ETMv4/ETE (and PTM) encoder's trace of programs QEMU ran: decoded through {@link Decoder#openRecording}
  * with the binaries found in a symbol directory, each CPU gives exactly the instructions QEMU executed, in
  * order, for user space and kernel addresses, CoreSight-formatted (ETR) and raw (TRBE) AUX data, one CPU and
  * two, and where an AUX record says data was lost, one gap at that point and the rest exact.
