@@ -39,14 +39,16 @@ import java.util.Map;
  * <li>{@code lost.data}: linux-a64 on CPU 1 (trace ID 0x10) cut in four pieces, the first AUX record flagged
  * truncated (the AUX area was full) and the second piece not in the file;
  * <li>{@code ptm.data}: linux-arm (qemu-arm, Cortex-A15) on CPU 1, PTM (PFT 1.1) trace ID 0x14, formatted,
- * an ETMv3/PTM block of layout version 1, three AUX records.
+ * an ETMv3/PTM block of layout version 1, three AUX records;
+ * <li>{@code v2.data}: linux-a64 on CPU 5, layout version 2: the metadata's TRCTRACEIDR is 0 and the trace
+ * ID 0x1A comes in a PERF_RECORD_AUX_OUTPUT_HW_ID record, as perf records it since Linux 6.3.
  * </ul>
  */
 final class EncodedRecording {
     static final int PID = 4242;
     static final String USER_PATH = "/usr/local/bin/linux-a64";
     static final String KERNEL_PATH = "/boot/a53-el1.elf";
-    static final List<String> NAMES = List.of("user", "trbe", "kernel", "two", "lost", "ptm");
+    static final List<String> NAMES = List.of("user", "trbe", "kernel", "two", "lost", "ptm", "v2");
 
     /** The trace of one program on one CPU. */
     static final class Cpu {
@@ -226,6 +228,17 @@ final class EncodedRecording {
                 mapSegments(w, elf, PID, "/usr/bin/linux-arm", buildId(elf), 101, c.cpu);
                 w.itraceStart(PID, PID, 102, c.cpu);
                 pieces(w, c, c.cut(3), true, PID);
+                cpus = List.of(c);
+            }
+            case "v2" -> {
+                // header version 2: the metadata's TRCTRACEIDR is 0, the ID the kernel gave comes in AUX_OUTPUT_HW_ID
+                Cpu c = new Cpu(5, "linux-a64", false, 0x1A);
+                Registers none = new Registers().putAll(c.registers).put("TRCTRACEIDR", 0);
+                w = new PerfDataWriter().coreSightInfo(2, false, List.of(PerfDataWriter.etm4(c.cpu, none, 2)));
+                startUser(w, userBinary(symbols), c.cpu);
+                // major version 0, minor version 1, sink ID 3 in bits [39:8], trace ID in bits [7:0]
+                w.auxOutputHwId(1L << 56 | 3L << 8 | c.traceId, PID, PID, 103, c.cpu);
+                pieces(w, c, c.cut(2), true, PID);
                 cpus = List.of(c);
             }
             default -> throw new IllegalArgumentException("no recording " + name);

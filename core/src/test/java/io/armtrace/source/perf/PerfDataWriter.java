@@ -146,6 +146,14 @@ final class PerfDataWriter {
         return add(b);
     }
 
+    /** PERF_RECORD_AUX_OUTPUT_HW_ID: the CPU's trace ID (bits [7:0]) and versions and sink (upper bits) of {@code hwId}. */
+    PerfDataWriter auxOutputHwId(long hwId, int pid, int tid, long time, int cpu) {
+        ByteBuffer b = record(PerfData.AUX_OUTPUT_HW_ID, 0, 8);
+        b.putLong(hwId);
+        sampleId(b, pid, tid, time, cpu);
+        return add(b);
+    }
+
     PerfDataWriter switchOut(boolean out, int pid, int tid, long time, int cpu) {
         ByteBuffer b = record(PerfData.SWITCH, out ? PerfData.MISC_SWITCH_OUT : 0, 0);
         sampleId(b, pid, tid, time, cpu);

@@ -153,6 +153,20 @@ class PerfGroundTruthTest {
         assertThat(d.gaps()).containsExactly(NEW_BUFFER, NEW_BUFFER);
     }
 
+    /** Layout version 2: the trace ID is not in the metadata but in the CPU's AUX_OUTPUT_HW_ID record. */
+    @Test
+    void traceIdFromTheHardwareIdRecord() throws IOException {
+        EncodedRecording.Cpu c = EncodedRecording.write("v2", dir).get(0);
+        PerfData data = PerfData.read(dir.resolve("v2.data"));
+        assertThat(data.coreSight().version()).isEqualTo(2);
+        assertThat(data.coreSight().units().get(0).traceId()).isZero();
+        assertThat(data.traceUnits()).extracting(TraceUnit::traceId).containsExactly(0x1A);
+
+        Decoded d = decode(dir.resolve("v2.data")).get(0x1A);
+        assertThat(d.addresses()).hasSize(c.truth().size()).isEqualTo(c.truth());
+        assertThat(d.gaps()).containsExactly(NEW_BUFFER);
+    }
+
     /** {@code armtrace decode RECORDING --symdir DIR --format jsonl} lists the same instructions, one line each. */
     @Test
     void theCommandLineDecodesTheSame() throws IOException {
