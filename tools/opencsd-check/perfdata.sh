@@ -60,12 +60,13 @@ for rec in conformance/perfdata/*.data "$work"/encoded/*.data; do
     echo "perfdata.sh: $name: armtrace decode of the recording FAILED"; status=1; continue; }
   while read -r cpu id; do
     (cd "$work" && trc_pkt_lister -ss_dir "$snap" -src_name "ETB_$cpu" -decode -logfilename "$work/$name-$cpu.dcd" > /dev/null 2>&1)
-    # OpenCSD: "exec range=0xSTART:[0xEND] num_i(N)"; armtrace: "[0xID] range 0xSTART-0xEND     N insn"
+    # OpenCSD: "exec range=0xSTART:[0xEND] num_i(N)"; armtrace: "[0xID] PID TID CPU TIME range 0xSTART-0xEND     N insn"
     grep -i "ID:${id#0x};" "$work/$name-$cpu.dcd" | sed -n 's/.*exec range=\(0x[0-9a-f]*\):\[\(0x[0-9a-f]*\)\] num_i(\([0-9]*\)).*/\1 \2 \3/p' > "$work/$name-$cpu.theirs"
-    # (a recording with one CPU lists its ranges without the [ID] prefix; addresses compared without leading zeros)
+    # (a recording with one CPU lists its ranges without the [ID] prefix; the thread and time columns are
+    # skipped; addresses compared without leading zeros)
     prefix="\[$id\] "
     grep -q "^\[0x" "$work/$name.dec" || prefix=""
-    grep "^${prefix}range " "$work/$name.dec" | sed -n 's/.*range \(0x[0-9a-f]*\)-\(0x[0-9a-f]*\) *\([0-9]*\) insn.*/\1 \2 \3/p' \
+    grep -E "^${prefix}(.* )?range 0x" "$work/$name.dec" | sed -n 's/.*range \(0x[0-9a-f]*\)-\(0x[0-9a-f]*\) *\([0-9]*\) insn.*/\1 \2 \3/p' \
       | sed 's/0x0*\([0-9a-f]\)/0x\1/g' > "$work/$name-$cpu.ours"
     sed -i 's/0x0*\([0-9a-f]\)/0x\1/g' "$work/$name-$cpu.theirs"
     # every dump of an encoded recording is code its trace runs through: OpenCSD must load them all
