@@ -311,6 +311,30 @@ public final class PerfData {
         return Collections.unmodifiableMap(hwIds);
     }
 
+    /**
+     * The trace units of AUXTRACE_INFO with the trace IDs they used: where a unit's recorded TRCTRACEIDR or
+     * ETMTRACEIDR is not a valid CoreSight ID (1 to 0x6F; perf of header version 2 leaves it so when the
+     * kernel allocates IDs as the trace starts), the ID of the CPU's PERF_RECORD_AUX_OUTPUT_HW_ID (its bits
+     * [7:0]) takes its place. Empty without CoreSight metadata.
+     */
+    public List<TraceUnit> traceUnits() {
+        if (coreSight == null) {
+            return List.of();
+        }
+        List<TraceUnit> out = new ArrayList<>();
+        for (TraceUnit u : coreSight.units()) {
+            int id = u.traceId();
+            Long hw = hwIds.get(u.cpu());
+            if ((id < 1 || id >= 0x70) && hw != null) {
+                Map<String, Long> regs = new LinkedHashMap<>(u.registers());
+                regs.put(u.kind() == TraceUnit.Kind.ETMV3_PTM ? "ETMTRACEIDR" : "TRCTRACEIDR", hw & 0xFF);
+                u = new TraceUnit(u.kind(), u.cpu(), regs);
+            }
+            out.add(u);
+        }
+        return out;
+    }
+
     /** How many records of each kind the data section held (compressed ones counted as the records inside). */
     public Map<String, Long> recordCounts() {
         Map<String, Long> m = new LinkedHashMap<>();

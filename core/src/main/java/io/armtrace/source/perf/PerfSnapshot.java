@@ -138,6 +138,7 @@ public final class PerfSnapshot {
         List<String> missing = new ArrayList<>();
         String kernelMissing = null;
         Map<String, Boolean> seen = new LinkedHashMap<>();
+        java.util.Set<String> placedAt = new java.util.HashSet<>();
         for (Mapping m : data.mappings().all()) {
             if (!m.executable() || seen.putIfAbsent(m.path() + "@" + Long.toHexString(m.start()), true) != null) {
                 continue;
@@ -158,7 +159,15 @@ public final class PerfSnapshot {
                 continue;
             }
             try {
-                placed.add(new Placed(m, file, place(m, file)));
+                MemoryImage memory = place(m, file);
+                // a file mapped in several segments is placed whole once: the same code twice would give overlapping dumps
+                StringBuilder where = new StringBuilder(file.toAbsolutePath().toString());
+                for (MemoryImage.Region r : memory.regions()) {
+                    where.append(' ').append(Long.toHexString(r.start())).append('+').append(r.size());
+                }
+                if (placedAt.add(where.toString())) {
+                    placed.add(new Placed(m, file, memory));
+                }
             } catch (ImageException | InputException e) {
                 missing.add(m.path());
             }
@@ -194,7 +203,7 @@ public final class PerfSnapshot {
             throw new InputException(data.file() + ": has no CoreSight trace (no AUXTRACE_INFO record of type CS_ETM), so there is no snapshot to write.");
         }
         Map<Integer, TraceUnit> units = new LinkedHashMap<>();
-        for (TraceUnit u : info.units()) {
+        for (TraceUnit u : data.traceUnits()) { // (trace IDs from AUX_OUTPUT_HW_ID where the metadata has none)
             units.putIfAbsent(u.cpu(), u);
         }
         List<AuxQueue> queues = new ArrayList<>();

@@ -158,7 +158,7 @@ public final class PerfTrace {
             throw new InputException(data.file() + ": has no CoreSight trace (no AUXTRACE_INFO record of type CS_ETM), so there is nothing to decode.");
         }
         Map<Integer, TraceUnit> units = new LinkedHashMap<>();
-        for (TraceUnit u : info.units()) {
+        for (TraceUnit u : data.traceUnits()) { // (trace IDs from AUX_OUTPUT_HW_ID where the metadata has none)
             units.putIfAbsent(u.cpu(), u);
         }
         List<Cpu> cpus = new ArrayList<>();

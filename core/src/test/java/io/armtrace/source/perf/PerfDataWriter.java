@@ -27,6 +27,8 @@ final class PerfDataWriter {
     private final List<Object> data = new ArrayList<>(); // byte[] records, or Long holes of AUX data
     private final Map<Integer, byte[]> features = new TreeMap<>();
     private final List<long[]> auxIndex = new ArrayList<>();
+    /** Where each AUXTRACE record's data starts, counted from the data section. */
+    private final List<Long> auxData = new ArrayList<>();
     private long dataLength;
     long sampleType = SAMPLE_TYPE;
     int pmuType = 8;
@@ -144,6 +146,14 @@ final class PerfDataWriter {
         return add(b);
     }
 
+    /** PERF_RECORD_AUX_OUTPUT_HW_ID: the CPU's trace ID (bits [7:0]) and versions and sink (upper bits) of {@code hwId}. */
+    PerfDataWriter auxOutputHwId(long hwId, int pid, int tid, long time, int cpu) {
+        ByteBuffer b = record(PerfData.AUX_OUTPUT_HW_ID, 0, 8);
+        b.putLong(hwId);
+        sampleId(b, pid, tid, time, cpu);
+        return add(b);
+    }
+
     PerfDataWriter switchOut(boolean out, int pid, int tid, long time, int cpu) {
         ByteBuffer b = record(PerfData.SWITCH, out ? PerfData.MISC_SWITCH_OUT : 0, 0);
         sampleId(b, pid, tid, time, cpu);
@@ -206,6 +216,100 @@ final class PerfDataWriter {
         return new long[] {TraceUnit.Kind.ETMV4.magic, cpu, 7, configr, traceId, 0x28000ea1L, 0x4100f423L, 0x20001088L, 0, 0x8c};
     }
 
+    /**
+     * An ETMv4 block with the registers of {@code r} (the names {@link CoreSightInfo} reads, in perf's order):
+     * header version 0 gives magic, CPU and the seven registers of CS_ETMV4_NR_TRC_PARAMS_V0; version 1 and
+     * later give magic, CPU, the number of parameters, and the seven registers followed by TS_SOURCE.
+     */
+    static long[] etm4(int cpu, io.armtrace.source.Registers r, long version) {
+        long[] regs = registers(r, CoreSightInfo.ETMV4);
+        if (version == 0) {
+            long[] b = new long[2 + CoreSightInfo.V0_ETMV4];
+            b[0] = TraceUnit.Kind.ETMV4.magic;
+            b[1] = cpu;
+            System.arraycopy(regs, 0, b, 2, CoreSightInfo.V0_ETMV4);
+            return b;
+        }
+        return block(TraceUnit.Kind.ETMV4, cpu, regs);
+    }
+
+    /** An ETMv3/PTM block: magic, CPU, [the number of registers from version 1,] ETMCR, ETMTRACEIDR, ETMCCER, ETMIDR. */
+    static long[] etm3(int cpu, io.armtrace.source.Registers r, long version) {
+        long[] regs = registers(r, CoreSightInfo.ETMV3);
+        if (version == 0) {
+            long[] b = new long[2 + regs.length];
+            b[0] = TraceUnit.Kind.ETMV3_PTM.magic;
+            b[1] = cpu;
+            System.arraycopy(regs, 0, b, 2, regs.length);
+            return b;
+        }
+        return block(TraceUnit.Kind.ETMV3_PTM, cpu, regs);
+    }
+
+    /** An ETE block (header version 1 and later only): magic, CPU, nine parameters, TRCDEVARCH before TS_SOURCE. */
+    static long[] ete(int cpu, io.armtrace.source.Registers r) {
+        return block(TraceUnit.Kind.ETE, cpu, registers(r, CoreSightInfo.ETE));
+    }
+
+    private static long[] registers(io.armtrace.source.Registers r, String[] names) {
+        long[] out = new long[names.length];
+        for (int i = 0; i < names.length; i++) {
+            out[i] = r.get(names[i], 0); // TS_SOURCE 0: no timestamp source recorded
+        }
+        return out;
+    }
+
+    private static long[] block(TraceUnit.Kind kind, int cpu, long[] regs) {
+        long[] b = new long[3 + regs.length];
+        b[0] = kind.magic;
+        b[1] = cpu;
+        b[2] = regs.length;
+        System.arraycopy(regs, 0, b, 3, regs.length);
+        return b;
+    }
+
+    /**
+     * {@code raw[from, to)} as an ETR or ETF sink stores it: CoreSight 16-byte frames of trace ID {@code id}.
+     * Each frame opens with the ID (effective at once) and carries 14 data bytes in bytes 1 to 14, the low
+     * bit of even byte 2k in bit k of byte 15. The last frame is padded with the null ID 0: where the data
+     * ends on an even byte, that byte becomes the ID change with its flag set (the change takes effect after
+     * the odd byte that follows, which carries the last data byte).
+     */
+    static byte[] frames(int id, byte[] raw, int from, int to) {
+        int n = to - from;
+        int count = (n + 13) / 14;
+        byte[] out = new byte[16 * Math.max(count, 0)];
+        int at = from;
+        for (int f = 0; f < count; f++) {
+            int base = 16 * f;
+            int flags = 0;
+            out[base] = (byte) (id << 1 | 1);
+            for (int p = 1; p <= 14; p++) {
+                if (at == to) {
+                    if ((p & 1) == 0) {
+                        out[base + p] = 1; // null ID from here on; the rest of the frame is its data
+                    } else {
+                        // an odd byte left: move the last data byte here behind an ID change at p - 1
+                        int last = (out[base + p - 1] & 0xFE) | (flags >> ((p - 1) / 2) & 1);
+                        out[base + p - 1] = 1;
+                        flags |= 1 << ((p - 1) / 2);
+                        out[base + p] = (byte) last;
+                    }
+                    break;
+                }
+                int d = raw[at++] & 0xFF;
+                if ((p & 1) == 0) {
+                    out[base + p] = (byte) (d & 0xFE);
+                    flags |= (d & 1) << (p / 2);
+                } else {
+                    out[base + p] = (byte) d;
+                }
+            }
+            out[base + 15] = (byte) flags;
+        }
+        return out;
+    }
+
     /** AUXTRACE with its data: bytes, or (when {@code bytes} is null) {@code size} bytes of holes. */
     PerfDataWriter auxtrace(long offset, byte[] bytes, long size, int idx, int tid, int cpu) {
         ByteBuffer b = ByteBuffer.allocate(48).order(order);
@@ -214,6 +318,7 @@ final class PerfDataWriter {
                 .putInt(idx).putInt(tid).putInt(cpu).putInt(0);
         auxIndex.add(new long[] {dataLength, 48});
         add(b);
+        auxData.add(dataLength);
         if (bytes != null) {
             data.add(bytes);
         } else {
@@ -283,14 +388,27 @@ final class PerfDataWriter {
         return this;
     }
 
+    /** The attribute section's offset and entry size, and the data section's offset, in the file {@link #write} writes. */
+    private static final long ATTRS_OFFSET = 104;
+    private static final int ATTR_SIZE = 128 + 16;
+    private static final long DATA_OFFSET = ATTRS_OFFSET + ATTR_SIZE + 8;
+
+    /**
+     * The file offsets of the AUXTRACE records' data, in the order they were added: where a caller fills in
+     * the AUX data it wrote as holes, once the file is written (a recording too large to hold in memory).
+     */
+    long[] auxDataOffsets() {
+        return auxData.stream().mapToLong(d -> DATA_OFFSET + d).toArray();
+    }
+
     /** Writes the file; AUX holes become holes of a sparse file. */
     void write(Path file) throws IOException {
         try (FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
                 StandardOpenOption.WRITE, StandardOpenOption.SPARSE)) {
-            long attrsOffset = 104;
-            int attrSize = 128 + 16;
+            long attrsOffset = ATTRS_OFFSET;
+            int attrSize = ATTR_SIZE;
             long idsOffset = attrsOffset + attrSize;
-            long dataOffset = idsOffset + 8;
+            long dataOffset = DATA_OFFSET;
             // the auxtrace index feature, perf's layout: nr, then (file offset, size) pairs
             if (!auxIndex.isEmpty()) {
                 ByteBuffer ix = ByteBuffer.allocate(8 + 16 * auxIndex.size()).order(order).putLong(auxIndex.size());

@@ -1,0 +1,209 @@
+package io.armtrace.source.perf;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.armtrace.api.DecodeOptions;
+import io.armtrace.api.Decoder;
+import io.armtrace.trace.Gap;
+import io.armtrace.trace.InstructionRange;
+import io.armtrace.trace.NoImage;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Recordings written as Linux perf writes them (AUXTRACE_INFO with the CoreSight metadata of both layout
+ * versions, COMM, MMAP2 with build IDs, ITRACE_START, AUX and AUXTRACE records, the build-ID feature),
+ * carrying the ETMv4/ETE (and PTM) encoder's trace of programs QEMU ran: decoded through {@link Decoder#openRecording}
+ * with the binaries found in a symbol directory, each CPU gives exactly the instructions QEMU executed, in
+ * order, for user space and kernel addresses, CoreSight-formatted (ETR) and raw (TRBE) AUX data, one CPU and
+ * two, and where an AUX record says data was lost, one gap at that point and the rest exact.
+ */
+class PerfGroundTruthTest {
+    /** The gap at the start of every AUX fragment after the first: the decoder resets there, as perf's does. */
+    static final String NEW_BUFFER = "trace break: new AUX buffer";
+
+    @TempDir
+    Path dir;
+
+    /** What one CPU's decode gave: instruction addresses, and the gap reasons with how many instructions came before each. */
+    record Decoded(List<Long> addresses, List<String> gaps, List<Integer> gapsAt) {
+    }
+
+    private Map<Integer, Decoded> decode(Path recording) throws IOException {
+        List<String> warnings = new ArrayList<>();
+        Decoder d = Decoder.openRecording(recording, List.of(dir.resolve("symbols")),
+                DecodeOptions.builder().warnings(warnings::add).build());
+        assertThat(warnings).as("every mapped binary is found").isEmpty();
+        Map<Integer, Decoded> out = new TreeMap<>();
+        d.decode(e -> {
+            Decoded c = out.computeIfAbsent(e.source(), k -> new Decoded(new ArrayList<>(), new ArrayList<>(), new ArrayList<>()));
+            if (e instanceof InstructionRange r) {
+                for (int i = 0; i < r.count(); i++) {
+                    c.addresses().add(r.addressOf(i));
+                }
+            } else if (e instanceof Gap g) {
+                c.gaps().add(g.reason());
+                c.gapsAt().add(c.addresses().size());
+            } else if (e instanceof NoImage n) {
+                throw new AssertionError("no image at " + n);
+            }
+        });
+        return out;
+    }
+
+    @Test
+    void userSpaceFormattedOneCpu() throws IOException {
+        EncodedRecording.Cpu c = EncodedRecording.write("user", dir).get(0);
+        PerfData data = PerfData.read(dir.resolve("user.data"));
+        // four fragments from three AUXTRACE buffers, the first buffer holding two
+        assertThat(data.auxSegments(data.auxQueues().get(0))).hasSize(4).allMatch(AuxSegment::formatted)
+                .extracting(AuxSegment::time).containsExactly(1000L, 1010L, 1020L, 1030L);
+        assertThat(data.mappings().all()).filteredOn(Mapping::executable).extracting(Mapping::pid, Mapping::path, Mapping::buildId)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple(EncodedRecording.PID, EncodedRecording.USER_PATH,
+                        "beec2f0cc31d2d6c1eee4d75361b1e325e45c4a1"));
+
+        Decoded d = decode(dir.resolve("user.data")).get(0x10);
+        assertThat(d.addresses()).hasSize(c.truth().size()).isEqualTo(c.truth());
+        assertThat(d.gaps()).as("a reset at each new AUX buffer, nothing lost").containsExactly(NEW_BUFFER, NEW_BUFFER, NEW_BUFFER);
+    }
+
+    @Test
+    void unformattedEteOneCpu() throws IOException {
+        EncodedRecording.Cpu c = EncodedRecording.write("trbe", dir).get(0);
+        PerfData data = PerfData.read(dir.resolve("trbe.data"));
+        assertThat(data.coreSight().units()).extracting(TraceUnit::kind).containsExactly(TraceUnit.Kind.ETE);
+        assertThat(data.coreSight().units().get(0).registers()).containsKeys("TRCDEVARCH", "TS_SOURCE");
+        assertThat(data.auxSegments(data.auxQueues().get(0))).hasSize(3).noneMatch(AuxSegment::formatted);
+
+        Decoded d = decode(dir.resolve("trbe.data")).get(0x20);
+        assertThat(d.addresses()).hasSize(c.truth().size()).isEqualTo(c.truth());
+        assertThat(d.gaps()).containsExactly(NEW_BUFFER, NEW_BUFFER);
+    }
+
+    @Test
+    void kernelAddressesFromAKernelMapping() throws IOException {
+        EncodedRecording.Cpu c = EncodedRecording.write("kernel", dir).get(0);
+        assertThat(c.truth()).as("the fixture runs in the upper half").anyMatch(a -> a < 0);
+        assertThat(PerfData.read(dir.resolve("kernel.data")).mappings().all()).isNotEmpty().allMatch(m -> m.pid() == -1);
+
+        Decoded d = decode(dir.resolve("kernel.data")).get(0x12);
+        assertThat(d.addresses()).hasSize(c.truth().size()).isEqualTo(c.truth());
+        assertThat(d.gaps()).containsExactly(NEW_BUFFER);
+
+        // its three executable segments are one file, whose code a snapshot dumps once (OpenCSD refuses overlapping dumps)
+        Path snap = java.nio.file.Files.createDirectories(dir.resolve("snap"));
+        PerfSnapshot.Summary s = PerfSnapshot.write(PerfData.read(dir.resolve("kernel.data")), snap, List.of(dir.resolve("symbols")));
+        assertThat(s.dumps()).hasSize(1);
+    }
+
+    /**
+     * Two CPUs, each its own program and trace ID, their AUX records interleaved in time, header version 0
+     * (fixed ETMv4 blocks, as perf wrote before Linux 5.11).
+     */
+    @Test
+    void twoCpusInterleavedVersion0Layout() throws IOException {
+        List<EncodedRecording.Cpu> cpus = EncodedRecording.write("two", dir);
+        assertThat(PerfData.read(dir.resolve("two.data")).coreSight().version()).isZero();
+
+        Map<Integer, Decoded> d = decode(dir.resolve("two.data"));
+        assertThat(d.keySet()).containsExactly(0x10, 0x16);
+        assertThat(d.get(0x10).addresses()).isEqualTo(cpus.get(0).truth());
+        assertThat(d.get(0x16).addresses()).isEqualTo(cpus.get(1).truth());
+        assertThat(d.get(0x10).gaps()).containsExactly(NEW_BUFFER, NEW_BUFFER);
+        assertThat(d.get(0x16).gaps()).containsExactly(NEW_BUFFER, NEW_BUFFER);
+    }
+
+    /**
+     * The first of three AUX records says the AUX area was full (PERF_AUX_FLAG_TRUNCATED): what the trace unit
+     * wrote after it until the next record's data is not in the file. The decode gives the instructions up to
+     * there, one gap naming the loss, and from the next A-sync on every instruction again.
+     */
+    @Test
+    void lostDataIsOneGapAndTheRestIsExact() throws IOException {
+        List<Long> truth = EncodedRecording.write("lost", dir).get(0).truth();
+
+        Decoded d = decode(dir.resolve("lost.data")).get(0x10);
+        assertThat(d.gaps()).containsExactly("trace break: AUX data lost: buffer full (AUX record flag truncated)", NEW_BUFFER);
+        int at = d.gapsAt().get(0);
+        List<Long> before = d.addresses().subList(0, at);
+        List<Long> after = d.addresses().subList(at, d.addresses().size());
+        assertThat(before).isNotEmpty().isEqualTo(truth.subList(0, before.size()));
+        assertThat(after).isNotEmpty().isEqualTo(truth.subList(truth.size() - after.size(), truth.size()));
+        // what is missing is the stretch of the lost piece, not less and not the whole rest
+        int missing = truth.size() - before.size() - after.size();
+        assertThat(missing).isGreaterThan(truth.size() / 8).isLessThan(truth.size() / 2);
+    }
+
+    /** A 32-bit board's PTM trace goes the same way: ETMv3/PTM metadata, A32 and Thumb code of a Linux program. */
+    @Test
+    void ptmFromA32BitProgram() throws IOException {
+        EncodedRecording.Cpu c = EncodedRecording.write("ptm", dir).get(0);
+        PerfData data = PerfData.read(dir.resolve("ptm.data"));
+        assertThat(data.coreSight().units()).extracting(TraceUnit::kind).containsExactly(TraceUnit.Kind.ETMV3_PTM);
+        assertThat(PerfSnapshot.deviceType(data.coreSight().units().get(0))).isEqualTo("PTM1.1");
+
+        Decoded d = decode(dir.resolve("ptm.data")).get(0x14);
+        assertThat(d.addresses()).hasSize(c.truth().size()).isEqualTo(c.truth());
+        assertThat(d.gaps()).containsExactly(NEW_BUFFER, NEW_BUFFER);
+    }
+
+    /** Layout version 2: the trace ID is not in the metadata but in the CPU's AUX_OUTPUT_HW_ID record. */
+    @Test
+    void traceIdFromTheHardwareIdRecord() throws IOException {
+        EncodedRecording.Cpu c = EncodedRecording.write("v2", dir).get(0);
+        PerfData data = PerfData.read(dir.resolve("v2.data"));
+        assertThat(data.coreSight().version()).isEqualTo(2);
+        assertThat(data.coreSight().units().get(0).traceId()).isZero();
+        assertThat(data.traceUnits()).extracting(TraceUnit::traceId).containsExactly(0x1A);
+
+        Decoded d = decode(dir.resolve("v2.data")).get(0x1A);
+        assertThat(d.addresses()).hasSize(c.truth().size()).isEqualTo(c.truth());
+        assertThat(d.gaps()).containsExactly(NEW_BUFFER);
+    }
+
+    /** {@code armtrace decode RECORDING --symdir DIR --format jsonl} lists the same instructions, one line each. */
+    @Test
+    void theCommandLineDecodesTheSame() throws IOException {
+        EncodedRecording.Cpu c = EncodedRecording.write("kernel", dir).get(0);
+        java.io.StringWriter out = new java.io.StringWriter();
+        java.io.StringWriter err = new java.io.StringWriter();
+        int exit = io.armtrace.cli.Main.run(new String[] {"decode", dir.resolve("kernel.data").toString(), "--symdir",
+            dir.resolve("symbols").toString(), "--format", "jsonl"}, new java.io.PrintWriter(out, true), new java.io.PrintWriter(err, true));
+        assertThat(exit).as(err.toString()).isZero();
+        assertThat(err.toString()).isEmpty();
+        List<Long> got = new ArrayList<>();
+        String key = "\"addr\":\"0x";
+        for (String line : out.toString().split("\n")) {
+            if (line.startsWith("{\"type\":\"insn\"")) {
+                int at = line.indexOf(key) + key.length();
+                got.add(Long.parseUnsignedLong(line.substring(at, line.indexOf('"', at)), 16));
+            }
+        }
+        assertThat(got).isEqualTo(c.truth());
+    }
+
+    /**
+     * The writer's CoreSight frames carry every byte of the trace, whatever its length: a piece ending on an
+     * odd byte of a frame, or on an even one (where the null ID's change waits for the last data byte), and
+     * with every value of the even bytes' low bit.
+     */
+    @Test
+    void framesCarryEveryByteWhateverTheLength() {
+        java.util.Random r = new java.util.Random(19);
+        for (int n = 1; n <= 60; n++) {
+            byte[] raw = new byte[n];
+            r.nextBytes(raw);
+            byte[] framed = PerfDataWriter.frames(0x10, raw, 0, n);
+            assertThat(framed.length).isEqualTo(16 * ((n + 13) / 14));
+            Map<Integer, byte[]> out = io.armtrace.source.FrameDeformatter.demultiplex(framed);
+            assertThat(out.keySet()).as("n=%d", n).containsExactly(0x10);
+            assertThat(out.get(0x10)).as("n=%d", n).isEqualTo(raw);
+        }
+    }
+}
