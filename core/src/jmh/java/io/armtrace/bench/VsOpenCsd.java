@@ -264,8 +264,8 @@ public final class VsOpenCsd {
             case "text" -> {
                 // what `armtrace decode -o FILE` does with its output (cli.OutputFile): UTF-8 encoded straight
                 // into a 64 KiB byte buffer
-                try (PrintWriter out = new PrintWriter(new EncodingWriter(OutputStream.nullOutputStream(),
-                        StandardCharsets.UTF_8, 1 << 16), false)) {
+                try (PrintWriter out = new EncodingWriter(OutputStream.nullOutputStream(),
+                        StandardCharsets.UTF_8, 1 << 16).printWriter(false)) {
                     TextWriter text = new TextWriter(out, input.image(), false, false);
                     protocol.decode(input, e -> {
                         c.accept(e);
@@ -277,8 +277,8 @@ public final class VsOpenCsd {
             case "jsonl", "jsonl-insn" -> {
                 // `armtrace decode --format jsonl --ranges -o FILE` (one object per range, as the text listing
                 // has one line per range), or without --ranges (one object per instruction)
-                try (PrintWriter out = new PrintWriter(new EncodingWriter(OutputStream.nullOutputStream(),
-                        StandardCharsets.UTF_8, 1 << 16), false)) {
+                try (PrintWriter out = new EncodingWriter(OutputStream.nullOutputStream(),
+                        StandardCharsets.UTF_8, 1 << 16).printWriter(false)) {
                     JsonlWriter jsonl = new JsonlWriter(out, input.image(), false, mode.equals("jsonl"));
                     protocol.decode(input, e -> {
                         c.accept(e);

@@ -28,7 +28,7 @@ import io.armtrace.trace.TraceElement;
 import io.armtrace.trace.TraceOn;
 import io.armtrace.trace.Trigger;
 import io.armtrace.trace.WaypointKind;
-import java.io.PrintWriter;
+import java.io.Writer;
 import java.util.Locale;
 
 /**
@@ -37,7 +37,7 @@ import java.util.Locale;
  * opcode and its disassembly (objdump's syntax, see {@link Disassembler}).
  */
 public final class TextWriter implements ElementSink, ElementVisitor {
-    private final PrintWriter out;
+    private final ListingOutput out;
     private final ProgramImage image;
     private final Symbolizer symbols;
     private final boolean perInstruction;
@@ -50,15 +50,19 @@ public final class TextWriter implements ElementSink, ElementVisitor {
     private boolean tailChainPending;
     private int tailChainSource;
 
-    public TextWriter(PrintWriter out, ProgramImage image, boolean perInstruction, boolean withSource) {
+    /**
+     * Writes to {@code out}; given an {@link EncodingWriter} (or its {@link EncodingWriter#printWriter}), the
+     * lines are built as bytes in its buffer.
+     */
+    public TextWriter(Writer out, ProgramImage image, boolean perInstruction, boolean withSource) {
         this(out, image, perInstruction, withSource, Profile.AR);
     }
 
     /** {@code profile} selects how MRS/MSR name special registers in the disassembly (M: PRIMASK etc.). */
-    public TextWriter(PrintWriter out, ProgramImage image, boolean perInstruction, boolean withSource, Profile profile) {
+    public TextWriter(Writer out, ProgramImage image, boolean perInstruction, boolean withSource, Profile profile) {
         this.disassembly = perInstruction
                 ? new DisassemblyCache(new Disassembler(profile), image.memory(), image.symbols()) : null;
-        this.out = out;
+        this.out = new ListingOutput(out);
         this.image = image;
         this.symbols = new Symbolizer(image.symbols());
         this.symbolsAvailable = symbols.available();
@@ -80,7 +84,7 @@ public final class TextWriter implements ElementSink, ElementVisitor {
         this.timeline = timeline;
         if (timeline != null) {
             // one header line names the two columns, aligned with them (after the source tag, when shown)
-            pending.append(withSource ? "src    " : "").append(TIME_HEADER).append(NEWLINE);
+            out.text((withSource ? "src    " : "") + TIME_HEADER + NEWLINE);
         }
         return this;
     }
@@ -162,34 +166,55 @@ public final class TextWriter implements ElementSink, ElementVisitor {
     /** Ends the line and writes it. */
     private void emit() {
         line.append(NEWLINE);
-        writeLine(line);
-    }
-
-    /**
-     * Lines are collected here and handed to the writer some 8 K characters at a time, as one String: one
-     * call (and one lock of the PrintWriter) per hundred lines rather than per line, no String per line, and
-     * the characters stay bytes (a StringBuilder of Latin-1 text) until the writer encodes them all at once.
-     * {@link #end} writes the rest.
-     */
-    private final StringBuilder pending = new StringBuilder(PENDING + 512);
-    private static final int PENDING = 8192;
-
-    /** Writes {@code text}, which ends with its newline. */
-    private void writeLine(CharSequence text) {
-        pending.append(text);
-        if (pending.length() >= PENDING) {
-            writePending();
-        }
-    }
-
-    private void writePending() {
-        if (pending.length() > 0) {
-            out.write(pending.toString());
-            pending.setLength(0);
-        }
+        out.text(line);
     }
 
     private static final String NEWLINE = System.lineSeparator();
+    private static final byte[] NEWLINE_BYTES = ListingOutput.ascii(NEWLINE);
+
+    /*
+     * The lines of nearly every listing (ranges, cycle counts) are built as bytes in the output buffer: the
+     * columns before the text, the text of a range from a per-range cache, digits in place.
+     */
+
+    /** The most bytes of the columns before a line's text: {@code [0xIIIIIIII] }, then 10 + 1 + 14 + 2 or more. */
+    private static final int COLUMNS_MAX = 12 + 20 + 1 + 20 + 2;
+
+    /** Writes the columns ({@code withSource}, {@link #time}) at {@code p}; returns the position after them. */
+    private int columns(byte[] b, int p, int source) {
+        if (withSource) {
+            if (source < 0) {
+                p = ListingOutput.ascii(b, p, NONE_TAG);
+            } else {
+                b[p++] = '[';
+                p = ListingOutput.hex0x(b, p, source, 2);
+                b[p++] = ']';
+                b[p++] = ' ';
+            }
+        }
+        if (timeline != null) {
+            p = column(b, p, timeline.cycles(), 10);
+            b[p++] = ' ';
+            p = column(b, p, timeline.timestamp(), 14);
+            b[p++] = ' ';
+            b[p++] = ' ';
+        }
+        return p;
+    }
+
+    private static final byte[] NONE_TAG = ListingOutput.ascii("[none] ");
+
+    /** As {@link #column(long, int)}, in bytes. */
+    private static int column(byte[] b, int p, long v, int width) {
+        for (int i = v < 0 ? 1 : ListingOutput.decimalDigits(v); i < width; i++) {
+            b[p++] = ' ';
+        }
+        if (v < 0) {
+            b[p++] = '-';
+            return p;
+        }
+        return ListingOutput.decimal(b, p, v);
+    }
 
     private String where(long address) {
         String n = symbols.name(address);
@@ -236,18 +261,18 @@ public final class TextWriter implements ElementSink, ElementVisitor {
         element.accept(this);
     }
 
-    /** {@code cycles N}; without columns built straight into the pending lines. */
+    /** {@code cycles N}, in bytes. */
     private void cycles(CycleCount c) {
-        if (!withSource && timeline == null) {
-            pending.append("cycles ").append(c.cycles()).append(NEWLINE);
-            if (pending.length() >= PENDING) {
-                writePending();
-            }
-            return;
-        }
-        start(c).append("cycles ").append(c.cycles());
-        emit();
+        ListingOutput o = out;
+        int p = o.room(COLUMNS_MAX + CYCLES.length + 20 + NEWLINE_BYTES.length);
+        byte[] b = o.buf();
+        p = columns(b, p, c.source());
+        p = ListingOutput.ascii(b, p, CYCLES);
+        p = ListingOutput.decimal(b, p, c.cycles());
+        o.done(ListingOutput.ascii(b, p, NEWLINE_BYTES));
     }
+
+    private static final byte[] CYCLES = ListingOutput.ascii("cycles ");
 
     private void flushPendingReturn() {
         if (tailChainPending) {
@@ -567,8 +592,8 @@ public final class TextWriter implements ElementSink, ElementVisitor {
 
     /** One line per range. */
     private void range(InstructionRange r) {
-        start(r);
         if (annotator != null) {
+            start(r);
             rangeText(r);
             annotation(r.start());
             emit();
@@ -580,14 +605,18 @@ public final class TextWriter implements ElementSink, ElementVisitor {
         if (cached == null || !cached.lists(r)) {
             cached = rangeLine(r, slot);
         }
-        if (line.length() == 0) {
-            pending.append(cached.text);
-            if (pending.length() >= PENDING) {
-                writePending();
-            }
+        byte[] text = cached.bytes;
+        if (text != null) {
+            ListingOutput o = out;
+            int p = o.room(COLUMNS_MAX + text.length);
+            byte[] b = o.buf();
+            p = columns(b, p, r.source());
+            System.arraycopy(text, 0, b, p, text.length);
+            o.done(p + text.length);
         } else {
-            line.append(cached.text);
-            writeLine(line);
+            // a symbol name that is not ASCII: the output's writer encodes it
+            start(r).append(cached.text);
+            out.text(line);
         }
     }
 
@@ -598,7 +627,9 @@ public final class TextWriter implements ElementSink, ElementVisitor {
         appendWhere(r.start());
         line.append(NEWLINE);
         String text = line.substring(at);
-        RangeLine cached = new RangeLine(r.start(), r.end(), r.count(), r.isa(), r.lastKind(), r.lastExecuted(), text);
+        boolean ascii = text.length() <= ListingOutput.MAX_LINE - COLUMNS_MAX && text.chars().allMatch(ch -> ch < 0x80);
+        RangeLine cached = new RangeLine(r.start(), r.end(), r.count(), r.isa(), r.lastKind(), r.lastExecuted(), text,
+                ascii ? ListingOutput.ascii(text) : null);
         if (text.length() <= MAX_CACHED_LINE) {
             rangeLines[slot] = cached; // a long symbol name (C++) is listed without being kept
         }
@@ -624,9 +655,12 @@ public final class TextWriter implements ElementSink, ElementVisitor {
         }
     }
 
-    /** The text of a range line after its columns, newline included, for the range it lists. */
+    /**
+     * The text of a range line after its columns, newline included, for the range it lists; {@code bytes}: the
+     * same as bytes when it is ASCII, else null.
+     */
     private record RangeLine(long start, long end, int count, io.armtrace.trace.Isa isa, WaypointKind kind,
-                             boolean executed, String text) {
+                             boolean executed, String text, byte[] bytes) {
         boolean lists(InstructionRange r) {
             return start == r.start() && end == r.end() && count == r.count() && isa == r.isa()
                     && kind == r.lastKind() && executed == r.lastExecuted();
@@ -716,7 +750,6 @@ public final class TextWriter implements ElementSink, ElementVisitor {
     @Override
     public void end() {
         flushPendingReturn();
-        writePending();
         out.flush();
     }
 }
