@@ -174,26 +174,63 @@ final class ListingOutput {
             b[p++] = '-';
             v = -v;
         }
-        int n = decimalDigits(v);
-        int i = p + n;
-        while (v >= 10) {
-            long q = v / 10;
-            b[--i] = (byte) ('0' + (int) (v - q * 10));
+        int end = p + decimalDigits(v);
+        int i = end;
+        while (v > Integer.MAX_VALUE) {
+            long q = v / 100;
+            int r = (int) (v - q * 100);
+            b[--i] = ONES[r];
+            b[--i] = TENS[r];
             v = q;
         }
-        b[--i] = (byte) ('0' + (int) v);
-        return p + n;
+        int w = (int) v;
+        while (w >= 100) {
+            int q = w / 100;
+            int r = w - q * 100;
+            b[--i] = ONES[r];
+            b[--i] = TENS[r];
+            w = q;
+        }
+        if (w >= 10) {
+            b[--i] = ONES[w];
+            b[--i] = TENS[w];
+        } else {
+            b[--i] = (byte) ('0' + w);
+        }
+        return end;
+    }
+
+    /** The ones and tens digit of 0 to 99: two digits a division. */
+    private static final byte[] ONES = new byte[100];
+    private static final byte[] TENS = new byte[100];
+
+    static {
+        for (int i = 0; i < 100; i++) {
+            ONES[i] = (byte) ('0' + i % 10);
+            TENS[i] = (byte) ('0' + i / 10);
+        }
     }
 
     private static final byte[] MIN_LONG = Long.toString(Long.MIN_VALUE).getBytes(StandardCharsets.US_ASCII);
 
-    /** Decimal digits of {@code v}, not negative. */
-    static int decimalDigits(long v) {
-        int n = 1;
-        for (long x = v; x >= 10; x /= 10) {
-            n++;
+    /** 10^i for i = 0 to 18. */
+    private static final long[] POWERS = new long[19];
+
+    static {
+        long x = 1;
+        for (int i = 0; i < POWERS.length; i++) {
+            POWERS[i] = x;
+            x *= 10;
         }
-        return n;
+    }
+
+    /** Decimal digits of {@code v}, not negative: from its bit length (log10 2 ~ 1233 / 4096), then one compare. */
+    static int decimalDigits(long v) {
+        if (v < 10) {
+            return 1;
+        }
+        int t = ((64 - Long.numberOfLeadingZeros(v)) * 1233) >>> 12; // floor(log10 v) or one less
+        return t >= POWERS.length ? 19 : t + (v >= POWERS[t] ? 1 : 0);
     }
 
     /** Copies {@code s}, ASCII bytes. */
