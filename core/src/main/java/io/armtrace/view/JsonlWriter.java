@@ -367,7 +367,34 @@ public final class JsonlWriter implements ElementSink, ElementVisitor {
             p = ListingOutput.ascii(b, p, B_SRC);
             p = ListingOutput.decimal(b, p, r.source()); // a number even when there is no trace ID (-1)
         }
-        p = ListingOutput.ascii(b, p, B_START);
+        // from "start" to "last_executed" the object depends on the range alone: kept per range
+        int slot = rangeSlot(r);
+        RangeFields[] cache = rangeFields;
+        RangeFields f = cache[slot];
+        if (f == null || !f.lists(r)) {
+            RangeFields other = cache[slot ^ 1];
+            if (other != null && other.lists(r)) {
+                cache[slot ^ 1] = f;
+                cache[slot] = other;
+                f = other;
+            } else {
+                f = rangeFields(r);
+                cache[slot ^ 1] = cache[slot];
+                cache[slot] = f;
+            }
+        }
+        System.arraycopy(f.bytes, 0, b, p, f.bytes.length);
+        p += f.bytes.length;
+        if (timeline != null) {
+            p = time(b, p);
+        }
+        o.done(ListingOutput.ascii(b, p, B_END_LINE));
+    }
+
+    /** The fields of a range object from {@code "start"} to {@code "last_executed"}, as bytes. */
+    private static RangeFields rangeFields(InstructionRange r) {
+        byte[] b = new byte[256];
+        int p = ListingOutput.ascii(b, 0, B_START);
         p = quotedHex(b, p, r.start());
         p = ListingOutput.ascii(b, p, B_END);
         p = quotedHex(b, p, r.end());
@@ -378,10 +405,27 @@ public final class JsonlWriter implements ElementSink, ElementVisitor {
         p = quotedHex(b, p, r.lastAddress());
         p = ListingOutput.ascii(b, p, B_LAST_KIND[r.lastKind().ordinal()]);
         p = ListingOutput.ascii(b, p, r.lastExecuted() ? B_TRUE : B_FALSE);
-        if (timeline != null) {
-            p = time(b, p);
+        return new RangeFields(r.start(), r.end(), r.count(), r.isa(), r.lastAddress(), r.lastKind(), r.lastExecuted(),
+                java.util.Arrays.copyOf(b, p));
+    }
+
+    /** What a range object says of its range, and those fields as bytes. */
+    private record RangeFields(long start, long end, int count, io.armtrace.trace.Isa isa, long last,
+                               io.armtrace.trace.WaypointKind kind, boolean executed, byte[] bytes) {
+        boolean lists(InstructionRange r) {
+            return start == r.start() && end == r.end() && count == r.count() && isa == r.isa()
+                    && kind == r.lastKind() && executed == r.lastExecuted() && last == r.lastAddress();
         }
-        o.done(ListingOutput.ascii(b, p, B_END_LINE));
+    }
+
+    /** Range objects' fields by range, in sets of two ways (as the text listing's range lines): bounded memory. */
+    private final RangeFields[] rangeFields = new RangeFields[1 << RANGE_BITS];
+    private static final int RANGE_BITS = 15;
+
+    /** The first way of the range's set. */
+    private static int rangeSlot(InstructionRange r) {
+        long key = r.start() ^ (r.end() << 11) ^ ((long) r.lastKind().ordinal() << 40) ^ (r.lastExecuted() ? 0 : 1L << 47);
+        return (int) ((key * 0x9E3779B97F4A7C15L) >>> (64 - RANGE_BITS)) & ~1;
     }
 
     /** {@code "insn"} objects without annotations. */
