@@ -9,6 +9,7 @@ import io.armtrace.trace.CycleCount;
 import io.armtrace.trace.DataTrace;
 import io.armtrace.trace.DecodeError;
 import io.armtrace.trace.ElementSink;
+import io.armtrace.trace.RunningThread;
 import io.armtrace.trace.ElementVisitor;
 import io.armtrace.trace.Event;
 import io.armtrace.trace.EventCounterWrap;
@@ -47,6 +48,7 @@ public final class TextWriter implements ElementSink, ElementVisitor {
     private final StringBuilder line = new StringBuilder(128);
     private Annotator annotator;
     private Timeline timeline;
+    private RunningThread thread;
     private boolean tailChainPending;
     private int tailChainSource;
 
@@ -83,10 +85,61 @@ public final class TextWriter implements ElementSink, ElementVisitor {
     public TextWriter time(Timeline timeline) {
         this.timeline = timeline;
         if (timeline != null) {
-            // one header line names the two columns, aligned with them (after the source tag, when shown)
-            out.text((withSource ? "src    " : "") + TIME_HEADER + NEWLINE);
+            // one header line names the two columns, aligned with them (after the source tag, when shown); written
+            // before the first line, as thread() may name more columns
+            header = (withSource ? "src    " : "") + TIME_HEADER + NEWLINE;
         }
         return this;
+    }
+
+    /**
+     * Starts every line (after the {@link #time} columns, when shown) with four columns, the process and thread
+     * IDs, the CPU and the time in seconds of the recording's clock ({@code -} where unknown), read from
+     * {@code thread}, a stage that feeds this writer: a recording's, as perf script shows them. Call after
+     * {@link #time}.
+     */
+    public TextWriter thread(RunningThread thread) {
+        this.thread = thread;
+        if (thread != null) {
+            // the time columns' header line, if any, said again with these
+            header = (withSource ? "src    " : "") + (timeline != null ? TIME_HEADER + "  " : "") + THREAD_HEADER + NEWLINE;
+        }
+        return this;
+    }
+
+    /** The header line of the columns, until it is written before the first line (or at the end). */
+    private String header;
+
+    private void writeHeader() {
+        out.text(header);
+        header = null;
+    }
+
+    /** The titles of the {@link #thread} columns: 7, 7, 3 and 16 characters wide, as {@link #threadColumns} writes them. */
+    static final String THREAD_HEADER = "    pid     tid cpu             time";
+
+    private void threadColumns() {
+        column(thread.pid(), 7);
+        line.append(' ');
+        column(thread.tid(), 7);
+        line.append(' ');
+        column(thread.cpu(), 3);
+        line.append(' ');
+        long t = thread.time();
+        if (t < 0) {
+            for (int i = 1; i < 16; i++) {
+                line.append(' ');
+            }
+            line.append('-');
+        } else {
+            String sec = Long.toString(t / 1_000_000_000L);
+            String ns = Long.toString(1_000_000_000L + t % 1_000_000_000L).substring(1);
+            for (int i = sec.length() + 10; i < 16; i++) {
+                line.append(' ');
+            }
+            line.append(sec).append('.').append(ns);
+        }
+        line.append("  ");
     }
 
     /** The titles of the {@link #time} columns: 10 and 14 characters wide, as {@link #timeColumns} writes them. */
@@ -110,6 +163,9 @@ public final class TextWriter implements ElementSink, ElementVisitor {
         }
         if (timeline != null) {
             timeColumns();
+        }
+        if (thread != null) {
+            threadColumns();
         }
         return line;
     }
@@ -177,8 +233,8 @@ public final class TextWriter implements ElementSink, ElementVisitor {
      * columns before the text, the text of a range from a per-range cache, digits in place.
      */
 
-    /** The most bytes of the columns before a line's text: {@code [0xIIIIIIII] }, then 10 + 1 + 14 + 2 or more. */
-    private static final int COLUMNS_MAX = 12 + 20 + 1 + 20 + 2;
+    /** The most bytes of the columns before a line's text: source tag, time columns, thread columns. */
+    private static final int COLUMNS_MAX = 12 + 20 + 1 + 20 + 2 + 3 * (20 + 1) + 21 + 2;
 
     /** Writes the columns ({@code withSource}, {@link #time}) at {@code p}; returns the position after them. */
     private int columns(byte[] b, int p, int source) {
@@ -199,6 +255,38 @@ public final class TextWriter implements ElementSink, ElementVisitor {
             b[p++] = ' ';
             b[p++] = ' ';
         }
+        if (thread != null) {
+            p = threadColumns(b, p);
+        }
+        return p;
+    }
+
+    /** As {@link #threadColumns()}, in bytes. */
+    private int threadColumns(byte[] b, int p) {
+        p = column(b, p, thread.pid(), 7);
+        b[p++] = ' ';
+        p = column(b, p, thread.tid(), 7);
+        b[p++] = ' ';
+        p = column(b, p, thread.cpu(), 3);
+        b[p++] = ' ';
+        long t = thread.time();
+        if (t < 0) {
+            for (int i = 1; i < 16; i++) {
+                b[p++] = ' ';
+            }
+            b[p++] = '-';
+        } else {
+            long sec = t / 1_000_000_000L;
+            for (int i = ListingOutput.decimalDigits(sec) + 10; i < 16; i++) {
+                b[p++] = ' ';
+            }
+            p = ListingOutput.decimal(b, p, sec);
+            int dot = p;
+            p = ListingOutput.decimal(b, p, 1_000_000_000L + t % 1_000_000_000L); // nine digits after a 1
+            b[dot] = '.';
+        }
+        b[p++] = ' ';
+        b[p++] = ' ';
         return p;
     }
 
@@ -244,6 +332,9 @@ public final class TextWriter implements ElementSink, ElementVisitor {
 
     @Override
     public void accept(TraceElement element) {
+        if (header != null) {
+            writeHeader();
+        }
         // the elements of nearly every line first, each in a method small enough to be inlined here
         if (element instanceof InstructionRange r && !perInstruction) {
             flushPendingReturn();
@@ -283,6 +374,9 @@ public final class TextWriter implements ElementSink, ElementVisitor {
             }
             if (timeline != null) {
                 timeColumns();
+            }
+            if (thread != null) {
+                threadColumns();
             }
             line.append("exception return");
             emit();
@@ -802,6 +896,9 @@ public final class TextWriter implements ElementSink, ElementVisitor {
 
     @Override
     public void end() {
+        if (header != null) {
+            writeHeader();
+        }
         flushPendingReturn();
         out.flush();
     }
