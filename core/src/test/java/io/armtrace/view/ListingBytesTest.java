@@ -14,6 +14,7 @@ import io.armtrace.trace.ExceptionEntry;
 import io.armtrace.trace.InstructionRange;
 import io.armtrace.trace.Isa;
 import io.armtrace.trace.NoImage;
+import io.armtrace.trace.RunningThread;
 import io.armtrace.trace.Timestamp;
 import io.armtrace.trace.TraceElement;
 import io.armtrace.trace.TraceOn;
@@ -109,7 +110,7 @@ class ListingBytesTest {
     // ---- the text listing
 
     /** One line of the text listing, made with String.format and the symbol table. */
-    private static String textLine(TraceElement e, boolean withSource, Timeline time) {
+    private static String textLine(TraceElement e, boolean withSource, Timeline time, RunningThread thread) {
         StringBuilder b = new StringBuilder();
         if (withSource) {
             b.append(e.source() < 0 ? "[none] " : String.format("[0x%02x] ", e.source()));
@@ -117,6 +118,12 @@ class ListingBytesTest {
         if (time != null) {
             b.append(String.format("%10s %14s  ", time.cycles() < 0 ? "-" : Long.toString(time.cycles()),
                     time.timestamp() < 0 ? "-" : Long.toString(time.timestamp())));
+        }
+        if (thread != null) {
+            long t = thread.time();
+            b.append(String.format("%7s %7s %3s %16s  ", thread.pid() < 0 ? "-" : Long.toString(thread.pid()),
+                    thread.tid() < 0 ? "-" : Long.toString(thread.tid()), thread.cpu() < 0 ? "-" : Integer.toString(thread.cpu()),
+                    t < 0 ? "-" : String.format("%d.%09d", t / 1_000_000_000L, t % 1_000_000_000L)));
         }
         if (e instanceof InstructionRange r) {
             b.append(String.format("range 0x%08x-0x%08x %5d insn %s", r.start(), r.end(), r.count(), r.isa()));
@@ -153,28 +160,92 @@ class ListingBytesTest {
     }
 
     /** The reference listing: with {@code time}, the elements pass a Timeline first, as before the writer. */
-    private static String textReference(List<TraceElement> elements, boolean withSource, boolean time) {
+    private static String textReference(List<TraceElement> elements, boolean withSource, boolean time, boolean thread) {
         StringBuilder out = new StringBuilder();
-        if (time) {
-            out.append(withSource ? "src    " : "").append(TextWriter.TIME_HEADER).append(NEWLINE);
-            Timeline t = new Timeline();
-            t.feed(e -> out.append(textLine(e, withSource, t)));
-            elements.forEach(t::accept);
-            t.end();
-        } else {
-            elements.forEach(e -> out.append(textLine(e, withSource, null)));
+        RunningThread th = thread ? new FakeThread() : null;
+        if (time || thread) {
+            out.append(withSource ? "src    " : "").append(time ? TextWriter.TIME_HEADER : "")
+                    .append(thread ? (time ? "  " : "") + TextWriter.THREAD_HEADER : "").append(NEWLINE);
         }
+        Timeline t = time ? new Timeline() : null;
+        ElementSink sink = e -> out.append(textLine(e, withSource, t, th));
+        if (t != null) {
+            sink = t.feed(sink);
+        }
+        if (th != null) {
+            sink = th.feed(sink);
+        }
+        elements.forEach(sink::accept);
+        sink.end();
         return out.toString();
+    }
+
+    /** A recording's running thread that changes at random (the same for every instance) at every element. */
+    private static final class FakeThread implements RunningThread {
+        private final SplittableRandom rnd = new SplittableRandom(SEED + 9);
+        private long pid;
+        private long tid;
+        private int cpu;
+        private long time;
+
+        @Override
+        public long pid() {
+            return pid;
+        }
+
+        @Override
+        public long tid() {
+            return tid;
+        }
+
+        @Override
+        public int cpu() {
+            return cpu;
+        }
+
+        @Override
+        public long time() {
+            return time;
+        }
+
+        @Override
+        public ElementSink feed(ElementSink next) {
+            return new ElementSink() {
+                @Override
+                public void accept(TraceElement e) {
+                    pid = rnd.nextInt(8) == 0 ? -1 : rnd.nextLong(1L << rnd.nextInt(1, 40));
+                    tid = rnd.nextInt(8) == 0 ? -1 : rnd.nextLong(1L << rnd.nextInt(1, 40));
+                    cpu = rnd.nextInt(300);
+                    time = rnd.nextInt(8) == 0 ? -1 : rnd.nextLong() >>> rnd.nextInt(1, 64);
+                    next.accept(e);
+                }
+
+                @Override
+                public void end() {
+                    next.end();
+                }
+            };
+        }
     }
 
     /** The listing of {@code elements} written to {@code out}, the way the command line feeds the writer. */
     private static void listText(Writer out, List<TraceElement> elements, boolean withSource, boolean time) {
+        listText(out, elements, withSource, time, false);
+    }
+
+    private static void listText(Writer out, List<TraceElement> elements, boolean withSource, boolean time,
+                                 boolean thread) {
         TextWriter w = new TextWriter(out, IMAGE, false, withSource);
         ElementSink sink = w;
         if (time) {
             Timeline t = new Timeline();
             w.time(t);
             sink = t.feed(w);
+        }
+        if (thread) {
+            FakeThread th = new FakeThread();
+            w.thread(th);
+            sink = th.feed(sink);
         }
         elements.forEach(sink::accept);
         sink.end();
@@ -192,23 +263,24 @@ class ListingBytesTest {
     @Test
     void textLinesAreThoseOfStringFormat() {
         SplittableRandom rnd = new SplittableRandom(SEED);
-        for (int round = 0; round < 8; round++) {
+        for (int round = 0; round < 16; round++) {
             boolean withSource = (round & 1) != 0;
             boolean time = (round & 2) != 0;
+            boolean thread = (round & 8) != 0;
             List<TraceElement> elements = hotElements(rnd, 20_000);
-            String expected = textReference(elements, withSource, time);
+            String expected = textReference(elements, withSource, time, thread);
             for (Charset cs : new Charset[] {StandardCharsets.UTF_8, StandardCharsets.US_ASCII, StandardCharsets.ISO_8859_1}) {
                 // non-ASCII symbols are encoded by the charset: '?' where it has no such character
-                byte[] got = throughBytes(cs, 1 << 16, (round & 4) != 0, w -> listText(w, elements, withSource, time));
+                byte[] got = throughBytes(cs, 1 << 16, (round & 4) != 0, w -> listText(w, elements, withSource, time, thread));
                 sameText(new String(got, cs), new String(expected.getBytes(cs), cs), "round " + round + ", " + cs);
                 assertThat(got).isEqualTo(expected.getBytes(cs));
             }
             // a buffer little larger than a line: lines are written at its end and after it is emptied
             sameText(new String(throughBytes(StandardCharsets.UTF_8, ListingOutput.MAX_LINE, true,
-                    w -> listText(w, elements, withSource, time)), StandardCharsets.UTF_8), expected, "small buffer");
+                    w -> listText(w, elements, withSource, time, thread)), StandardCharsets.UTF_8), expected, "small buffer");
             // any other writer gets the same text
             StringWriter s = new StringWriter();
-            listText(new PrintWriter(s), elements, withSource, time);
+            listText(new PrintWriter(s), elements, withSource, time, thread);
             sameText(s.toString(), expected, "another writer");
         }
     }
