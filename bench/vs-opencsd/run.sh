@@ -122,6 +122,9 @@ for input in etm3-tc2 ptm-tc2 ptm-a9thumb-rs; do
   t=$(armtrace_run measure "$work/in/$input" text "$(( REPEAT < 3 ? REPEAT : 3 ))") # gigabytes of text per run
   bytes=$(field bytes "$t")
   rows+=("| $input | text listing | $((bytes / 1000000)) | - | $(mbs "$bytes" "$(field $tkey "$t")") | - | $(mis "$(field instructions "$t")" "$(field $tkey "$t")") | $(awk -v t="$(field $tkey "$t")" -v d="$(field $tkey "$a")" 'BEGIN { printf "%.1fx decode time", t / d }') | - / $(field instructions "$t") |")
+  say "  $input JSONL listing (--ranges): armtrace..."
+  t=$(armtrace_run measure "$work/in/$input" jsonl "$(( REPEAT < 3 ? REPEAT : 3 ))")
+  rows+=("| $input | JSONL listing | $((bytes / 1000000)) | - | $(mbs "$bytes" "$(field $tkey "$t")") | - | $(mis "$(field instructions "$t")" "$(field $tkey "$t")") | $(awk -v t="$(field $tkey "$t")" -v d="$(field $tkey "$a")" 'BEGIN { printf "%.1fx decode time", t / d }') | - / $(field instructions "$t") |")
 done
 for input in etm4-juno etm4-cc1; do
   say "  $input decode: OpenCSD..."

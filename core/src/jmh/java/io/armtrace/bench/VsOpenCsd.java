@@ -30,6 +30,7 @@ import io.armtrace.trace.ElementSink;
 import io.armtrace.trace.InstructionRange;
 import io.armtrace.trace.TraceElement;
 import io.armtrace.view.EncodingWriter;
+import io.armtrace.view.JsonlWriter;
 import io.armtrace.view.TextWriter;
 import java.io.IOException;
 import java.io.InputStream;
@@ -54,7 +55,9 @@ import java.util.zip.GZIPInputStream;
  *                               opencsd.args (the C++ driver's protocol, registers and images)
  * measure SNAPSHOT MODE REPEAT  MODE packets (packet reader, counting), decode (full decode into a
  *                               counting sink) or text (full decode into the text listing, written to
- *                               a discarding stream through the same writers as the command line)
+ *                               a discarding stream through the same writers as the command line),
+ *                               jsonl (the same with JSON Lines, one object per range: --ranges) or
+ *                               jsonl-insn (JSON Lines, one object per instruction)
  * mtb DUMPS REPEAT              decode a fleet of MTB dumps (OpenCSD has no MTB decoder)
  * repeat SNAPSHOT OUT BYTES     write a copy of SNAPSHOT whose trace is repeated to at least BYTES
  * </pre>
@@ -261,14 +264,27 @@ public final class VsOpenCsd {
             case "text" -> {
                 // what `armtrace decode -o FILE` does with its output (cli.OutputFile): UTF-8 encoded straight
                 // into a 64 KiB byte buffer
-                try (PrintWriter out = new PrintWriter(new EncodingWriter(OutputStream.nullOutputStream(),
-                        StandardCharsets.UTF_8, 1 << 16), false)) {
+                try (PrintWriter out = new EncodingWriter(OutputStream.nullOutputStream(),
+                        StandardCharsets.UTF_8, 1 << 16).printWriter(false)) {
                     TextWriter text = new TextWriter(out, input.image(), false, false);
                     protocol.decode(input, e -> {
                         c.accept(e);
                         text.accept(e);
                     });
                     text.end();
+                }
+            }
+            case "jsonl", "jsonl-insn" -> {
+                // `armtrace decode --format jsonl --ranges -o FILE` (one object per range, as the text listing
+                // has one line per range), or without --ranges (one object per instruction)
+                try (PrintWriter out = new EncodingWriter(OutputStream.nullOutputStream(),
+                        StandardCharsets.UTF_8, 1 << 16).printWriter(false)) {
+                    JsonlWriter jsonl = new JsonlWriter(out, input.image(), false, mode.equals("jsonl"));
+                    protocol.decode(input, e -> {
+                        c.accept(e);
+                        jsonl.accept(e);
+                    });
+                    jsonl.end();
                 }
             }
             default -> throw new IllegalArgumentException("unknown mode " + mode);

@@ -152,8 +152,8 @@ public final class Main implements Runnable {
 
     /** {@link #standardOutput()} over another stream ({@code descriptor}: where to tell a pipe from a file, or null). */
     static PrintWriter standardOutput(java.io.OutputStream stream, Path descriptor) {
-        return new PrintWriter(new io.armtrace.view.EncodingWriter(new OutputFile.StandardOutput(stream, descriptor),
-                java.nio.charset.Charset.defaultCharset(), 1 << 16), true);
+        return new io.armtrace.view.EncodingWriter(new OutputFile.StandardOutput(stream, descriptor),
+                java.nio.charset.Charset.defaultCharset(), 1 << 16).printWriter(true);
     }
 
     /**

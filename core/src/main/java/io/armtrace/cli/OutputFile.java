@@ -74,8 +74,7 @@ final class OutputFile implements Closeable {
             this.checked = new CheckedStream(raw, toReader);
             this.stream = checked;
             // encodes straight into a 64 KiB byte buffer (a listing is nearly all ASCII: one byte store per character)
-            this.writer = new PrintWriter(new io.armtrace.view.EncodingWriter(checked, StandardCharsets.UTF_8, 1 << 16),
-                    false);
+            this.writer = new io.armtrace.view.EncodingWriter(checked, StandardCharsets.UTF_8, 1 << 16).printWriter(false);
         } else {
             this.checked = null;
             this.stream = null;

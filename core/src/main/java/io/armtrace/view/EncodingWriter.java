@@ -2,6 +2,7 @@ package io.armtrace.view;
 
 import java.io.IOException;
 import java.io.OutputStream;
+import java.io.PrintWriter;
 import java.io.Writer;
 import java.nio.ByteBuffer;
 import java.nio.CharBuffer;
@@ -50,6 +51,68 @@ public final class EncodingWriter extends Writer {
     /** UTF-8 with a 64 KiB buffer. */
     public EncodingWriter(OutputStream out) {
         this(out, StandardCharsets.UTF_8, 1 << 16);
+    }
+
+    /**
+     * A {@link PrintWriter} over this writer (it writes straight through, as {@code new PrintWriter(this,
+     * autoFlush)}), through which the listing writers ({@link TextWriter}, {@link JsonlWriter}) find this writer
+     * and build their lines as bytes in its buffer.
+     */
+    public PrintWriter printWriter(boolean autoFlush) {
+        return new Printer(this, autoFlush);
+    }
+
+    /** The PrintWriter of {@link #printWriter}: it knows its writer, and can be told that a write failed. */
+    static final class Printer extends PrintWriter {
+        final EncodingWriter target;
+
+        Printer(EncodingWriter target, boolean autoFlush) {
+            super(target, autoFlush);
+            this.target = target;
+        }
+
+        /** As PrintWriter does with a failed write of its own: remembered for {@link #checkError()}. */
+        void failed() {
+            setError();
+        }
+    }
+
+    /*
+     * Bytes written in place (ListingOutput): a caller asks for room, writes ASCII bytes into buf from pos, and
+     * sets pos past them. Only where ASCII is encoded as itself and no high surrogate waits for its pair.
+     */
+
+    /** Whether ASCII text may be written into the buffer as bytes. */
+    boolean takesAsciiBytes() {
+        return asciiAsItself;
+    }
+
+    /** The buffer that {@link #room} makes room in. */
+    byte[] buffer() {
+        return buf;
+    }
+
+    /**
+     * Makes at least {@code n} bytes free in the buffer (at most its size), writing out what it holds if
+     * need be, and returns the position to write at. A high surrogate left by the last write is malformed
+     * now (ASCII follows) and is replaced, as the encoder would.
+     */
+    int room(int n) throws IOException {
+        ensureOpen();
+        if (haveLeftover) {
+            haveLeftover = false;
+            encode(CharBuffer.wrap(new char[] {leftover}), true);
+            encoder.reset();
+        }
+        if (buf.length - pos < n) {
+            flushBuffer();
+        }
+        return pos;
+    }
+
+    /** Sets the position past the bytes written at {@link #room}'s position. */
+    void advance(int newPos) {
+        pos = newPos;
     }
 
     @Override

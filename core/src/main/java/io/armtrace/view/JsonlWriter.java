@@ -42,6 +42,10 @@ import java.io.UncheckedIOException;
  */
 public final class JsonlWriter implements ElementSink, ElementVisitor {
     private final JsonGenerator g;
+    /** The lines of nearly every listing (instructions, ranges, cycle counts), built as bytes. */
+    private final ListingOutput lines;
+    /** Whether the generator may hold text of its own: flushed to the writer before bytes are written. */
+    private boolean generatorWrote;
     private final ProgramImage image;
     private final boolean withSource;
     private final boolean ranges;
@@ -60,6 +64,9 @@ public final class JsonlWriter implements ElementSink, ElementVisitor {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+        // the generator's flush (before bytes follow its text) hands its text to the writer and no further
+        g.disable(JsonGenerator.Feature.FLUSH_PASSED_TO_STREAM);
+        this.lines = new ListingOutput(out);
         // each object ends its own line (endLine): no root separator, so no blank line whatever end() is called
         g.setPrettyPrinter(new MinimalPrettyPrinter(""));
         this.image = image;
@@ -280,9 +287,24 @@ public final class JsonlWriter implements ElementSink, ElementVisitor {
     private void endLine() throws IOException {
         g.writeEndObject();
         g.writeRaw('\n');
+        generatorWrote = true;
+    }
+
+    /** Before the generator writes: the bytes kept for a writer that is not an EncodingWriter go first. */
+    private void toGenerator() {
+        lines.handOver();
+    }
+
+    /** Before bytes are written: the generator's text goes first. */
+    private void toBytes() throws IOException {
+        if (generatorWrote) {
+            generatorWrote = false;
+            g.flush();
+        }
     }
 
     private void begin(String type, int src) throws IOException {
+        toGenerator();
         g.writeStartObject();
         g.writeStringField("type", type);
         if (withSource) {
@@ -310,6 +332,11 @@ public final class JsonlWriter implements ElementSink, ElementVisitor {
     }
 
     private void range(InstructionRange r) throws IOException {
+        if (annotator == null && thread == null) {
+            rangeBytes(r);
+            return;
+        }
+        toGenerator();
         g.writeStartObject();
         g.writeStringField("type", "range");
         if (withSource) {
@@ -326,8 +353,191 @@ public final class JsonlWriter implements ElementSink, ElementVisitor {
         endLine();
     }
 
+    /*
+     * The objects of nearly every listing, as bytes: their strings are addresses and names of ours (ASCII, nothing
+     * to escape), and their fields come in the order and form the generator writes them in.
+     */
+
+    /** The most bytes of the optional fields {@code "src"}, {@code "cycles"} and {@code "ts"}. */
+    private static final int OPTIONAL_MAX = 7 + 11 + 10 + 20 + 6 + 20;
+
+    /** {@code ,"src":N} where N is the trace ID, or null when there is none. */
+    private int src(byte[] b, int p, int src) {
+        p = ListingOutput.ascii(b, p, B_SRC);
+        return src < 0 ? ListingOutput.ascii(b, p, B_NULL) : ListingOutput.decimal(b, p, src);
+    }
+
+    /** {@code ,"cycles":N} and {@code ,"ts":N} where known, as {@link #timeFields}. */
+    private int time(byte[] b, int p) {
+        if (timeline.cycles() >= 0) {
+            p = ListingOutput.ascii(b, p, B_CYCLES);
+            p = ListingOutput.decimal(b, p, timeline.cycles());
+        }
+        if (timeline.timestamp() >= 0) {
+            p = ListingOutput.ascii(b, p, B_TS);
+            p = ListingOutput.decimal(b, p, timeline.timestamp());
+        }
+        return p;
+    }
+
+    /** {@code "0x..."}, the quoted address in at least one hex digit (as {@link #hex(long)}). */
+    private static int quotedHex(byte[] b, int p, long v) {
+        b[p] = '"';
+        p = ListingOutput.hex0x(b, p + 1, v, 1);
+        b[p] = '"';
+        return p + 1;
+    }
+
+    /** A {@code "range"} object without annotations or a recording's thread fields. */
+    private void rangeBytes(InstructionRange r) throws IOException {
+        toBytes();
+        ListingOutput o = lines;
+        int p = o.room(256 + OPTIONAL_MAX);
+        byte[] b = o.buf();
+        p = ListingOutput.ascii(b, p, B_RANGE);
+        if (withSource) {
+            p = ListingOutput.ascii(b, p, B_SRC);
+            p = ListingOutput.decimal(b, p, r.source()); // a number even when there is no trace ID (-1)
+        }
+        // from "start" to "last_executed" the object depends on the range alone: kept per range
+        int slot = rangeSlot(r);
+        RangeFields[] cache = rangeFields;
+        RangeFields f = cache[slot];
+        if (f == null || !f.lists(r)) {
+            RangeFields other = cache[slot ^ 1];
+            if (other != null && other.lists(r)) {
+                cache[slot ^ 1] = f;
+                cache[slot] = other;
+                f = other;
+            } else {
+                f = rangeFields(r);
+                cache[slot ^ 1] = cache[slot];
+                cache[slot] = f;
+            }
+        }
+        System.arraycopy(f.bytes, 0, b, p, f.bytes.length);
+        p += f.bytes.length;
+        if (timeline != null) {
+            p = time(b, p);
+        }
+        o.done(ListingOutput.ascii(b, p, B_END_LINE));
+    }
+
+    /** The fields of a range object from {@code "start"} to {@code "last_executed"}, as bytes. */
+    private static RangeFields rangeFields(InstructionRange r) {
+        byte[] b = new byte[256];
+        int p = ListingOutput.ascii(b, 0, B_START);
+        p = quotedHex(b, p, r.start());
+        p = ListingOutput.ascii(b, p, B_END);
+        p = quotedHex(b, p, r.end());
+        p = ListingOutput.ascii(b, p, B_COUNT);
+        p = ListingOutput.decimal(b, p, r.count());
+        p = ListingOutput.ascii(b, p, B_ISA[r.isa().ordinal()]);
+        p = ListingOutput.ascii(b, p, B_LAST);
+        p = quotedHex(b, p, r.lastAddress());
+        p = ListingOutput.ascii(b, p, B_LAST_KIND[r.lastKind().ordinal()]);
+        p = ListingOutput.ascii(b, p, r.lastExecuted() ? B_TRUE : B_FALSE);
+        return new RangeFields(r.start(), r.end(), r.count(), r.isa(), r.lastAddress(), r.lastKind(), r.lastExecuted(),
+                java.util.Arrays.copyOf(b, p));
+    }
+
+    /** What a range object says of its range, and those fields as bytes. */
+    private record RangeFields(long start, long end, int count, io.armtrace.trace.Isa isa, long last,
+                               io.armtrace.trace.WaypointKind kind, boolean executed, byte[] bytes) {
+        boolean lists(InstructionRange r) {
+            return start == r.start() && end == r.end() && count == r.count() && isa == r.isa()
+                    && kind == r.lastKind() && executed == r.lastExecuted() && last == r.lastAddress();
+        }
+    }
+
+    /** Range objects' fields by range, in sets of two ways (as the text listing's range lines): bounded memory. */
+    private final RangeFields[] rangeFields = new RangeFields[1 << RANGE_BITS];
+    private static final int RANGE_BITS = 15;
+
+    /** The first way of the range's set. */
+    private static int rangeSlot(InstructionRange r) {
+        long key = r.start() ^ (r.end() << 11) ^ ((long) r.lastKind().ordinal() << 40) ^ (r.lastExecuted() ? 0 : 1L << 47);
+        return (int) ((key * 0x9E3779B97F4A7C15L) >>> (64 - RANGE_BITS)) & ~1;
+    }
+
+    /** {@code "insn"} objects without annotations or a recording's thread fields. */
+    private void instructionBytes(InstructionRange r) throws IOException {
+        toBytes();
+        ListingOutput o = lines;
+        byte[] isa = B_INSN_ISA[r.isa().ordinal()];
+        long a = r.start();
+        int count = r.count();
+        for (int i = 0; i < count; i++) {
+            int size = r.sizeOf(i);
+            int p = o.room(128 + OPTIONAL_MAX);
+            byte[] b = o.buf();
+            p = ListingOutput.ascii(b, p, B_INSN);
+            if (withSource) {
+                p = src(b, p, r.source());
+            }
+            p = ListingOutput.ascii(b, p, B_ADDR);
+            p = quotedHex(b, p, a);
+            p = ListingOutput.ascii(b, p, isa);
+            p = ListingOutput.decimal(b, p, size);
+            p = ListingOutput.ascii(b, p, i < count - 1 || r.lastExecuted() ? B_EXECUTED_TRUE : B_EXECUTED_FALSE);
+            if (timeline != null) {
+                p = time(b, p);
+            }
+            o.done(ListingOutput.ascii(b, p, B_END_LINE));
+            a += size;
+        }
+    }
+
+    /** A {@code "cycles"} object. */
+    private void cyclesBytes(CycleCount c) throws IOException {
+        toBytes();
+        ListingOutput o = lines;
+        int p = o.room(64 + OPTIONAL_MAX);
+        byte[] b = o.buf();
+        p = ListingOutput.ascii(b, p, B_CYCLES_TYPE);
+        if (withSource) {
+            p = src(b, p, c.source());
+        }
+        if (timeline != null) {
+            p = time(b, p);
+        }
+        p = ListingOutput.ascii(b, p, B_COUNT);
+        p = ListingOutput.decimal(b, p, c.cycles());
+        o.done(ListingOutput.ascii(b, p, B_END_LINE));
+    }
+
+    private static final byte[] B_RANGE = ListingOutput.ascii("{\"type\":\"range\"");
+    private static final byte[] B_INSN = ListingOutput.ascii("{\"type\":\"insn\"");
+    private static final byte[] B_CYCLES_TYPE = ListingOutput.ascii("{\"type\":\"cycles\"");
+    private static final byte[] B_SRC = ListingOutput.ascii(",\"src\":");
+    private static final byte[] B_NULL = ListingOutput.ascii("null");
+    private static final byte[] B_CYCLES = ListingOutput.ascii(",\"cycles\":");
+    private static final byte[] B_TS = ListingOutput.ascii(",\"ts\":");
+    private static final byte[] B_START = ListingOutput.ascii(",\"start\":");
+    private static final byte[] B_END = ListingOutput.ascii(",\"end\":");
+    private static final byte[] B_COUNT = ListingOutput.ascii(",\"count\":");
+    private static final byte[] B_LAST = ListingOutput.ascii(",\"last\":");
+    private static final byte[] B_ADDR = ListingOutput.ascii(",\"addr\":");
+    private static final byte[] B_TRUE = ListingOutput.ascii(",\"last_executed\":true");
+    private static final byte[] B_FALSE = ListingOutput.ascii(",\"last_executed\":false");
+    private static final byte[] B_EXECUTED_TRUE = ListingOutput.ascii(",\"executed\":true");
+    private static final byte[] B_EXECUTED_FALSE = ListingOutput.ascii(",\"executed\":false");
+    private static final byte[] B_END_LINE = ListingOutput.ascii("}\n");
+    private static final byte[][] B_ISA = java.util.Arrays.stream(io.armtrace.trace.Isa.values())
+            .map(i -> ListingOutput.ascii(",\"isa\":\"" + i.name() + "\"")).toArray(byte[][]::new);
+    private static final byte[][] B_INSN_ISA = java.util.Arrays.stream(io.armtrace.trace.Isa.values())
+            .map(i -> ListingOutput.ascii(",\"isa\":\"" + i.name() + "\",\"size\":")).toArray(byte[][]::new);
+    private static final byte[][] B_LAST_KIND = java.util.Arrays.stream(io.armtrace.trace.WaypointKind.values())
+            .map(k -> ListingOutput.ascii(",\"last_kind\":\"" + k.name().toLowerCase(java.util.Locale.ROOT) + "\""))
+            .toArray(byte[][]::new);
+
     /** One {@code insn} line per instruction: the hot path of the writer. */
     private void instructions(InstructionRange r) throws IOException {
+        if (annotator == null && thread == null) {
+            instructionBytes(r);
+            return;
+        }
+        toGenerator();
         // pre-encoded names and a reused buffer for the address
         SerializedString isaValue = ISA_VALUES[r.isa().ordinal()];
         long a = r.start();
@@ -492,9 +702,7 @@ public final class JsonlWriter implements ElementSink, ElementVisitor {
     @Override
     public void visit(CycleCount c) {
         try {
-            begin("cycles", c.source());
-            g.writeNumberField("count", c.cycles());
-            endLine();
+            cyclesBytes(c);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -653,5 +861,7 @@ public final class JsonlWriter implements ElementSink, ElementVisitor {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+        generatorWrote = false;
+        lines.flush();
     }
 }

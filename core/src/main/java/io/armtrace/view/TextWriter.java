@@ -29,7 +29,7 @@ import io.armtrace.trace.TraceElement;
 import io.armtrace.trace.TraceOn;
 import io.armtrace.trace.Trigger;
 import io.armtrace.trace.WaypointKind;
-import java.io.PrintWriter;
+import java.io.Writer;
 import java.util.Locale;
 
 /**
@@ -38,7 +38,7 @@ import java.util.Locale;
  * opcode and its disassembly (objdump's syntax, see {@link Disassembler}).
  */
 public final class TextWriter implements ElementSink, ElementVisitor {
-    private final PrintWriter out;
+    private final ListingOutput out;
     private final ProgramImage image;
     private final Symbolizer symbols;
     private final boolean perInstruction;
@@ -52,15 +52,19 @@ public final class TextWriter implements ElementSink, ElementVisitor {
     private boolean tailChainPending;
     private int tailChainSource;
 
-    public TextWriter(PrintWriter out, ProgramImage image, boolean perInstruction, boolean withSource) {
+    /**
+     * Writes to {@code out}; given an {@link EncodingWriter} (or its {@link EncodingWriter#printWriter}), the
+     * lines are built as bytes in its buffer.
+     */
+    public TextWriter(Writer out, ProgramImage image, boolean perInstruction, boolean withSource) {
         this(out, image, perInstruction, withSource, Profile.AR);
     }
 
     /** {@code profile} selects how MRS/MSR name special registers in the disassembly (M: PRIMASK etc.). */
-    public TextWriter(PrintWriter out, ProgramImage image, boolean perInstruction, boolean withSource, Profile profile) {
+    public TextWriter(Writer out, ProgramImage image, boolean perInstruction, boolean withSource, Profile profile) {
         this.disassembly = perInstruction
                 ? new DisassemblyCache(new Disassembler(profile), image.memory(), image.symbols()) : null;
-        this.out = out;
+        this.out = new ListingOutput(out);
         this.image = image;
         this.symbols = new Symbolizer(image.symbols());
         this.symbolsAvailable = symbols.available();
@@ -81,8 +85,9 @@ public final class TextWriter implements ElementSink, ElementVisitor {
     public TextWriter time(Timeline timeline) {
         this.timeline = timeline;
         if (timeline != null) {
-            // one header line names the two columns, aligned with them (after the source tag, when shown)
-            pending.append(withSource ? "src    " : "").append(TIME_HEADER).append(NEWLINE);
+            // one header line names the two columns, aligned with them (after the source tag, when shown); written
+            // before the first line, as thread() may name more columns
+            header = (withSource ? "src    " : "") + TIME_HEADER + NEWLINE;
         }
         return this;
     }
@@ -96,13 +101,18 @@ public final class TextWriter implements ElementSink, ElementVisitor {
     public TextWriter thread(RunningThread thread) {
         this.thread = thread;
         if (thread != null) {
-            String header = (withSource ? "src    " : "") + (timeline != null ? TIME_HEADER + "  " : "") + THREAD_HEADER + NEWLINE;
-            if (timeline != null) {
-                pending.setLength(0); // the time columns' header line, said again with these
-            }
-            pending.append(header);
+            // the time columns' header line, if any, said again with these
+            header = (withSource ? "src    " : "") + (timeline != null ? TIME_HEADER + "  " : "") + THREAD_HEADER + NEWLINE;
         }
         return this;
+    }
+
+    /** The header line of the columns, until it is written before the first line (or at the end). */
+    private String header;
+
+    private void writeHeader() {
+        out.text(header);
+        header = null;
     }
 
     /** The titles of the {@link #thread} columns: 7, 7, 3 and 16 characters wide, as {@link #threadColumns} writes them. */
@@ -212,34 +222,87 @@ public final class TextWriter implements ElementSink, ElementVisitor {
     /** Ends the line and writes it. */
     private void emit() {
         line.append(NEWLINE);
-        writeLine(line);
-    }
-
-    /**
-     * Lines are collected here and handed to the writer some 8 K characters at a time, as one String: one
-     * call (and one lock of the PrintWriter) per hundred lines rather than per line, no String per line, and
-     * the characters stay bytes (a StringBuilder of Latin-1 text) until the writer encodes them all at once.
-     * {@link #end} writes the rest.
-     */
-    private final StringBuilder pending = new StringBuilder(PENDING + 512);
-    private static final int PENDING = 8192;
-
-    /** Writes {@code text}, which ends with its newline. */
-    private void writeLine(CharSequence text) {
-        pending.append(text);
-        if (pending.length() >= PENDING) {
-            writePending();
-        }
-    }
-
-    private void writePending() {
-        if (pending.length() > 0) {
-            out.write(pending.toString());
-            pending.setLength(0);
-        }
+        out.text(line);
     }
 
     private static final String NEWLINE = System.lineSeparator();
+    private static final byte[] NEWLINE_BYTES = ListingOutput.ascii(NEWLINE);
+
+    /*
+     * The lines of nearly every listing (ranges, cycle counts) are built as bytes in the output buffer: the
+     * columns before the text, the text of a range from a per-range cache, digits in place.
+     */
+
+    /** The most bytes of the columns before a line's text: source tag, time columns, thread columns. */
+    private static final int COLUMNS_MAX = 12 + 20 + 1 + 20 + 2 + 3 * (20 + 1) + 21 + 2;
+
+    /** Writes the columns ({@code withSource}, {@link #time}) at {@code p}; returns the position after them. */
+    private int columns(byte[] b, int p, int source) {
+        if (withSource) {
+            if (source < 0) {
+                p = ListingOutput.ascii(b, p, NONE_TAG);
+            } else {
+                b[p++] = '[';
+                p = ListingOutput.hex0x(b, p, source, 2);
+                b[p++] = ']';
+                b[p++] = ' ';
+            }
+        }
+        if (timeline != null) {
+            p = column(b, p, timeline.cycles(), 10);
+            b[p++] = ' ';
+            p = column(b, p, timeline.timestamp(), 14);
+            b[p++] = ' ';
+            b[p++] = ' ';
+        }
+        if (thread != null) {
+            p = threadColumns(b, p);
+        }
+        return p;
+    }
+
+    /** As {@link #threadColumns()}, in bytes. */
+    private int threadColumns(byte[] b, int p) {
+        p = column(b, p, thread.pid(), 7);
+        b[p++] = ' ';
+        p = column(b, p, thread.tid(), 7);
+        b[p++] = ' ';
+        p = column(b, p, thread.cpu(), 3);
+        b[p++] = ' ';
+        long t = thread.time();
+        if (t < 0) {
+            for (int i = 1; i < 16; i++) {
+                b[p++] = ' ';
+            }
+            b[p++] = '-';
+        } else {
+            long sec = t / 1_000_000_000L;
+            for (int i = ListingOutput.decimalDigits(sec) + 10; i < 16; i++) {
+                b[p++] = ' ';
+            }
+            p = ListingOutput.decimal(b, p, sec);
+            int dot = p;
+            p = ListingOutput.decimal(b, p, 1_000_000_000L + t % 1_000_000_000L); // nine digits after a 1
+            b[dot] = '.';
+        }
+        b[p++] = ' ';
+        b[p++] = ' ';
+        return p;
+    }
+
+    private static final byte[] NONE_TAG = ListingOutput.ascii("[none] ");
+
+    /** As {@link #column(long, int)}, in bytes. */
+    private static int column(byte[] b, int p, long v, int width) {
+        for (int i = v < 0 ? 1 : ListingOutput.decimalDigits(v); i < width; i++) {
+            b[p++] = ' ';
+        }
+        if (v < 0) {
+            b[p++] = '-';
+            return p;
+        }
+        return ListingOutput.decimal(b, p, v);
+    }
 
     private String where(long address) {
         String n = symbols.name(address);
@@ -269,6 +332,9 @@ public final class TextWriter implements ElementSink, ElementVisitor {
 
     @Override
     public void accept(TraceElement element) {
+        if (header != null) {
+            writeHeader();
+        }
         // the elements of nearly every line first, each in a method small enough to be inlined here
         if (element instanceof InstructionRange r && !perInstruction) {
             flushPendingReturn();
@@ -286,18 +352,18 @@ public final class TextWriter implements ElementSink, ElementVisitor {
         element.accept(this);
     }
 
-    /** {@code cycles N}; without columns built straight into the pending lines. */
+    /** {@code cycles N}, in bytes. */
     private void cycles(CycleCount c) {
-        if (!withSource && timeline == null && thread == null) {
-            pending.append("cycles ").append(c.cycles()).append(NEWLINE);
-            if (pending.length() >= PENDING) {
-                writePending();
-            }
-            return;
-        }
-        start(c).append("cycles ").append(c.cycles());
-        emit();
+        ListingOutput o = out;
+        int p = o.room(COLUMNS_MAX + CYCLES.length + 20 + NEWLINE_BYTES.length);
+        byte[] b = o.buf();
+        p = columns(b, p, c.source());
+        p = ListingOutput.ascii(b, p, CYCLES);
+        p = ListingOutput.decimal(b, p, c.cycles());
+        o.done(ListingOutput.ascii(b, p, NEWLINE_BYTES));
     }
+
+    private static final byte[] CYCLES = ListingOutput.ascii("cycles ");
 
     private void flushPendingReturn() {
         if (tailChainPending) {
@@ -412,9 +478,21 @@ public final class TextWriter implements ElementSink, ElementVisitor {
 
     @Override
     public void visit(TraceOn t) {
-        start(t).append("trace on (").append(REASONS[t.reason().ordinal()]).append(") at byte ").append(t.offset());
-        emit();
+        // in bytes: a PTM trace says it at every I-sync
+        ListingOutput o = out;
+        byte[] reason = REASON_BYTES[t.reason().ordinal()];
+        int p = o.room(COLUMNS_MAX + reason.length + 20 + NEWLINE_BYTES.length);
+        byte[] b = o.buf();
+        p = columns(b, p, t.source());
+        p = ListingOutput.ascii(b, p, reason);
+        p = ListingOutput.decimal(b, p, t.offset());
+        o.done(ListingOutput.ascii(b, p, NEWLINE_BYTES));
     }
+
+    /** {@code trace on (REASON) at byte } for each reason. */
+    private static final byte[][] REASON_BYTES = java.util.Arrays.stream(TraceOn.Reason.values())
+            .map(r -> ListingOutput.ascii("trace on (" + r.name().toLowerCase(Locale.ROOT).replace('_', ' ') + ") at byte "))
+            .toArray(byte[][]::new);
 
     @Override
     public void visit(Gap g) {
@@ -424,10 +502,22 @@ public final class TextWriter implements ElementSink, ElementVisitor {
 
     @Override
     public void visit(NoImage n) {
-        start(n).append("no image at ").append(hex(n.address())).append(' ').append(n.isa())
-                .append(": code not in the program image, waiting for the next address");
-        emit();
+        ListingOutput o = out;
+        int p = o.room(COLUMNS_MAX + 128);
+        byte[] b = o.buf();
+        p = columns(b, p, n.source());
+        p = ListingOutput.ascii(b, p, NO_IMAGE);
+        p = ListingOutput.hex0x(b, p, n.address(), 8);
+        b[p++] = ' ';
+        p = ListingOutput.ascii(b, p, ISA_NAMES[n.isa().ordinal()]);
+        p = ListingOutput.ascii(b, p, NO_IMAGE_END);
+        o.done(ListingOutput.ascii(b, p, NEWLINE_BYTES));
     }
+
+    private static final byte[] NO_IMAGE = ListingOutput.ascii("no image at ");
+    private static final byte[] NO_IMAGE_END = ListingOutput.ascii(": code not in the program image, waiting for the next address");
+    private static final byte[][] ISA_NAMES = java.util.Arrays.stream(io.armtrace.trace.Isa.values())
+            .map(i -> ListingOutput.ascii(i.toString())).toArray(byte[][]::new);
 
     @Override
     public void visit(Context c) {
@@ -453,12 +543,23 @@ public final class TextWriter implements ElementSink, ElementVisitor {
 
     @Override
     public void visit(Timestamp t) {
-        start(t).append("timestamp ").append(t.value());
+        ListingOutput o = out;
+        int p = o.room(COLUMNS_MAX + 128);
+        byte[] b = o.buf();
+        p = columns(b, p, t.source());
+        p = ListingOutput.ascii(b, p, TIMESTAMP);
+        p = ListingOutput.decimal(b, p, t.value());
         if (t.cycles() >= 0) {
-            line.append(" (").append(t.cycles()).append(" cycles after the last cycle count)");
+            b[p++] = ' ';
+            b[p++] = '(';
+            p = ListingOutput.decimal(b, p, t.cycles());
+            p = ListingOutput.ascii(b, p, TIMESTAMP_CYCLES);
         }
-        emit();
+        o.done(ListingOutput.ascii(b, p, NEWLINE_BYTES));
     }
+
+    private static final byte[] TIMESTAMP = ListingOutput.ascii("timestamp ");
+    private static final byte[] TIMESTAMP_CYCLES = ListingOutput.ascii(" cycles after the last cycle count)");
 
     @Override
     public void visit(CycleCount c) {
@@ -614,33 +715,43 @@ public final class TextWriter implements ElementSink, ElementVisitor {
         return line;
     }
 
-    /** How each {@link TraceOn.Reason} reads in a line. */
-    private static final String[] REASONS = java.util.Arrays.stream(TraceOn.Reason.values())
-            .map(r -> r.name().toLowerCase(Locale.ROOT).replace('_', ' ')).toArray(String[]::new);
 
     /** One line per range. */
     private void range(InstructionRange r) {
-        start(r);
         if (annotator != null) {
+            start(r);
             rangeText(r);
             annotation(r.start());
             emit();
             return;
         }
         // the rest of the line depends on the range alone: loops list the same ranges again and again
-        int slot = rangeSlot(r);
-        RangeLine cached = rangeLines[slot];
+        int slot = rangeSlot(r) & ~1; // the set's first way
+        RangeLine[] lines = rangeLines;
+        RangeLine cached = lines[slot];
         if (cached == null || !cached.lists(r)) {
-            cached = rangeLine(r, slot);
-        }
-        if (line.length() == 0) {
-            pending.append(cached.text);
-            if (pending.length() >= PENDING) {
-                writePending();
+            // the set's other way, or a new line: either way the set's most recent comes first
+            RangeLine other = lines[slot ^ 1];
+            if (other != null && other.lists(r)) {
+                lines[slot ^ 1] = cached;
+                lines[slot] = other;
+                cached = other;
+            } else {
+                cached = rangeLine(r, slot);
             }
+        }
+        byte[] text = cached.bytes;
+        if (text != null) {
+            ListingOutput o = out;
+            int p = o.room(COLUMNS_MAX + text.length);
+            byte[] b = o.buf();
+            p = columns(b, p, r.source());
+            System.arraycopy(text, 0, b, p, text.length);
+            o.done(p + text.length);
         } else {
-            line.append(cached.text);
-            writeLine(line);
+            // a symbol name that is not ASCII: the output's writer encodes it
+            start(r).append(cached.text);
+            out.text(line);
         }
     }
 
@@ -651,8 +762,11 @@ public final class TextWriter implements ElementSink, ElementVisitor {
         appendWhere(r.start());
         line.append(NEWLINE);
         String text = line.substring(at);
-        RangeLine cached = new RangeLine(r.start(), r.end(), r.count(), r.isa(), r.lastKind(), r.lastExecuted(), text);
+        boolean ascii = text.length() <= ListingOutput.MAX_LINE - COLUMNS_MAX && ascii(text);
+        RangeLine cached = new RangeLine(r.start(), r.end(), r.count(), r.isa(), r.lastKind(), r.lastExecuted(), text,
+                ascii ? ListingOutput.ascii(text) : null);
         if (text.length() <= MAX_CACHED_LINE) {
+            rangeLines[slot ^ 1] = rangeLines[slot];
             rangeLines[slot] = cached; // a long symbol name (C++) is listed without being kept
         }
         line.setLength(at);
@@ -677,9 +791,21 @@ public final class TextWriter implements ElementSink, ElementVisitor {
         }
     }
 
-    /** The text of a range line after its columns, newline included, for the range it lists. */
+    private static boolean ascii(String s) {
+        for (int i = 0; i < s.length(); i++) {
+            if (s.charAt(i) >= 0x80) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * The text of a range line after its columns, newline included, for the range it lists; {@code bytes}: the
+     * same as bytes when it is ASCII, else null.
+     */
     private record RangeLine(long start, long end, int count, io.armtrace.trace.Isa isa, WaypointKind kind,
-                             boolean executed, String text) {
+                             boolean executed, String text, byte[] bytes) {
         boolean lists(InstructionRange r) {
             return start == r.start() && end == r.end() && count == r.count() && isa == r.isa()
                     && kind == r.lastKind() && executed == r.lastExecuted();
@@ -687,8 +813,10 @@ public final class TextWriter implements ElementSink, ElementVisitor {
     }
 
     /**
-     * Range lines by range, direct-mapped: bounded memory whatever the trace and its symbols (a few MB at
-     * most). The TC2 kernel traces need tens of thousands of entries before the misses stop mattering.
+     * Range lines by range, in sets of two (slots 2k and 2k + 1, the most recent first): bounded memory whatever
+     * the trace and its symbols (a few MB at most). The TC2 kernel traces need tens of thousands of entries
+     * before the misses stop mattering; with one way, ranges that share a slot took turns (1.8% of PTM TC2's
+     * ranges missed, 0.2% with two; ETMv3 TC2 1.6% and 0.01%).
      */
     private final RangeLine[] rangeLines = new RangeLine[1 << RANGE_BITS];
     private static final int RANGE_BITS = 15;
@@ -768,8 +896,10 @@ public final class TextWriter implements ElementSink, ElementVisitor {
 
     @Override
     public void end() {
+        if (header != null) {
+            writeHeader();
+        }
         flushPendingReturn();
-        writePending();
         out.flush();
     }
 }
