@@ -183,7 +183,7 @@ done
 # ETMv4: the encoder-made A64 trace of etm4-input.sh (needs gcc-aarch64-linux-gnu and qemu-user; ETMV4=0 skips it)
 if wanted etm4-a64 && [ "${ETMV4:-1}" = 1 ] && command -v aarch64-linux-gnu-gcc >/dev/null && command -v qemu-aarch64 >/dev/null; then
   say "  etm4-a64: making the input (about 3 minutes)..."
-  bash "$repo/bench/vs-opencsd/etm4-input.sh" "$work/in/etm4-a64" 50 >&2
+  ARMTRACE_JAR=$jar bash "$repo/bench/vs-opencsd/etm4-input.sh" "$work/in/etm4-a64" 50 >&2
   (cd "$work/in/etm4-a64" && {
     echo "etm4 trace_0.bin 0x28000ea1 0x1 0x4100f423 0x10"
     awk -F= '/^file=/ { f = $2 } /^address=/ { if (f !~ /elf$/) printf "%s@%s ", f, $2 }' cpu_0.ini; echo

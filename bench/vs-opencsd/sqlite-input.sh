@@ -63,16 +63,18 @@ fi
 # 2. the program
 defs="-DSQLITE_THREADSAFE=0 -DSQLITE_OMIT_LOAD_EXTENSION -DSQLITE_ENABLE_FTS5 -DSQLITE_ENABLE_RTREE
   -DSQLITE_ENABLE_MATH_FUNCTIONS -DSQLITE_ENABLE_DBSTAT_VTAB -DSQLITE_ENABLE_STAT4 -DSQLITE_DEFAULT_MEMSTATUS=0"
-key=$(cat "$src/sqlite3.c" "$here/sqlite-workload.c" | cksum | cut -d' ' -f1)
+lib=$cache/sqlite3-$isa-$(echo "$defs" | cat - "$src/sqlite3.c" | cksum | cut -d" " -f1).o
+if [ ! -f "$lib" ]; then
+  say "compiling SQLite for $isa (about 2 minutes)..."
+  # shellcheck disable=SC2086
+  arm-linux-gnueabihf-gcc -O2 -m$isa -g -c $defs -o "$lib.part" "$src/sqlite3.c"
+  mv "$lib.part" "$lib"
+fi
+key=$(cat "$lib" "$here/sqlite-workload.c" | cksum | cut -d' ' -f1)
 build=$cache/build-$isa-$key
 if [ ! -f "$build/sqlite.elf" ]; then
-  say "building SQLite for $isa (about 2 minutes)..."
   mkdir -p "$build.part"
-  # shellcheck disable=SC2086
-  arm-linux-gnueabihf-gcc -O2 -m$isa -g -c $defs -o "$build.part/sqlite3.o" "$src/sqlite3.c"
-  arm-linux-gnueabihf-gcc -O2 -m$isa -g -static -I "$src" -o "$build.part/sqlite.elf" "$here/sqlite-workload.c" \
-      "$build.part/sqlite3.o" -lm
-  rm -f "$build.part/sqlite3.o"
+  arm-linux-gnueabihf-gcc -O2 -m$isa -g -static -I "$src" -o "$build.part/sqlite.elf" "$here/sqlite-workload.c" "$lib" -lm
   rm -rf "$build" && mv "$build.part" "$build"
 fi
 
