@@ -13,8 +13,8 @@
 #   ETM4=DIR           the ETMv4 captures (default: conformance/etm4): juno_r1_1 source 0x10 repeated to
 #                      50 MB and bugfix-exact-match source 0x12 (gcc's cc1) as it is, full decode only
 #   INPUTS="A B ..."   measure only these inputs (default: all of etm3-tc2 ptm-tc2 ptm-a9thumb-rs
-#                      sqlite-arm-ptm sqlite-thumb-ptm sqlite-thumb-etm3 etm4-juno etm4-cc1 etm4-a64 mtb-fleet;
-#                      sqlite-arm-etm3 is made but measured only when named, see docs/performance.md)
+#                      sqlite-arm-ptm sqlite-arm-etm3 sqlite-thumb-ptm sqlite-thumb-etm3 etm4-juno etm4-cc1
+#                      etm4-a64 mtb-fleet)
 #   SQLITE_MB=N        size of each SQLite trace (default 50; bench/vs-opencsd/sqlite-input.sh, cached in CACHE)
 #   CACHE=DIR          where the SQLite inputs and their build are kept between runs (default
 #                      ~/.cache/armtrace-bench)
@@ -38,7 +38,7 @@ ETM4=${ETM4:-$repo/conformance/etm4}
 REPEAT=${REPEAT:-5}
 OPENCSD_REPEAT=${OPENCSD_REPEAT:-$REPEAT}
 SQLITE_MB=${SQLITE_MB:-50}
-INPUTS=${INPUTS:-etm3-tc2 ptm-tc2 ptm-a9thumb-rs sqlite-arm-ptm sqlite-thumb-ptm sqlite-thumb-etm3 etm4-juno etm4-cc1 etm4-a64 mtb-fleet}
+INPUTS=${INPUTS:-etm3-tc2 ptm-tc2 ptm-a9thumb-rs sqlite-arm-ptm sqlite-arm-etm3 sqlite-thumb-ptm sqlite-thumb-etm3 etm4-juno etm4-cc1 etm4-a64 mtb-fleet}
 wanted() { [[ " $INPUTS " == *" $1 "* ]]; }
 load_start=$(cut -d' ' -f1-3 /proc/loadavg)
 BIG_MB=${BIG_MB:-1024}
@@ -128,6 +128,7 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1fx", b / a }'; }
 ipb() { awk -v n="$1" -v b="$2" 'BEGIN { printf "%.2f", n / b }'; }   # instructions per trace byte
 
 rows=()
+notes=()
 failed=0
 # packets, full decode and text listing of one input; the instructions per trace byte (from the decode)
 # stand beside every ratio of the input
@@ -141,7 +142,17 @@ measure_input() { # INPUT
     bytes=$(field bytes "$a")
     if [ "$mode" = packets ]; then key=packets; else key=instructions; fi
     ca=$(field $key "$a"); co=$(field $key "$o")
-    [ "$ca" = "$co" ] || { say "MISMATCH: $input $mode: armtrace $key=$ca, OpenCSD $key=$co"; failed=1; }
+    if [ "$ca" != "$co" ]; then
+      # an ETMv3 trace made from a run: QEMU's instruction count is the truth. OpenCSD's ETMv3 decoder does not
+      # follow the change to Thumb at a direct BLX (glibc's code is Thumb-2, its memset and IFUNC stubs A32), so
+      # it loses instructions there (tools/groundtruth/README.md); that is noted, armtrace must equal the run.
+      if [ "$mode" = decode ] && [[ $input == *-etm3 ]] && [ -f "$work/in/$input/input.txt" ] &&
+         [ "$ca" = "$(sed -n 's/.*synchronisation: \([0-9]*\) instructions.*/\1/p' "$work/in/$input/input.txt")" ]; then
+        notes+=("$input: OpenCSD decodes $((ca - co)) fewer instructions than the run executed (it does not follow the ISA change of a direct BLX in ETMv3); armtrace decodes all $ca")
+      else
+        say "MISMATCH: $input $mode: armtrace $key=$ca, OpenCSD $key=$co"; failed=1
+      fi
+    fi
     ta=$(field $tkey "$a"); to=$(field $tkey "$o")
     if [ "$mode" = packets ]; then
       rowp="| $input | packets | $((bytes / 1000000)) | $(mbs "$bytes" "$to") | $(mbs "$bytes" "$ta") | - | - | $(ratio "$ta" "$to") | @IPB@ | $co / $ca |"
@@ -169,7 +180,6 @@ measure_decode() { # INPUT
   ta=$(field $tkey "$a"); to=$(field $tkey "$o")
   rows+=("| $input | decode | $((bytes / 1000000)) | $(mbs "$bytes" "$to") | $(mbs "$bytes" "$ta") | $(mis "$co" "$to") | $(mis "$ca" "$ta") | $(ratio "$ta" "$to") | $(ipb "$ca" "$bytes") | $co / $ca |")
 }
-notes=()
 for input in etm3-tc2 ptm-tc2 ptm-a9thumb-rs sqlite-arm-ptm sqlite-arm-etm3 sqlite-thumb-ptm sqlite-thumb-etm3; do
   wanted "$input" || continue
   measure_input "$input"
