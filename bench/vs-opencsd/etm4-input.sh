@@ -58,6 +58,7 @@ java -Xmx2g -cp "$jar" io.armtrace.execution.ImportQemuLog --profile AR --core c
     --security non-secure --image "$work/big.elf" -o "$work/big.exec.gz" "$work/big.log" >/dev/null
 rm -f "$work/big.log"
 rm -rf "$out"
+mkdir -p "$(dirname "$out")"
 java -Xmx2g -jar "$jar" encode --protocol etm4 --execution "$work/big.exec.gz" \
     --image "$work/big.elf" --core Cortex-A57 --snapshot-out "$out" --stats > "$work/stats.txt"
 one=$(stat -c %s "$out/trace_0.bin")
