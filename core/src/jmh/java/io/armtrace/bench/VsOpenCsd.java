@@ -81,8 +81,8 @@ public final class VsOpenCsd {
             case "measure" -> measure(Path.of(args[1]), args[2], Integer.parseInt(args[3]));
             case "mtb" -> mtb(Integer.parseInt(args[1]), Integer.parseInt(args[2]));
             case "repeat" -> repeat(Path.of(args[1]), Path.of(args[2]), Long.parseLong(args[3]));
-            case "encode-run" -> encodeRun(Path.of(args[1]), Path.of(args[2]), args[3], args[4], Long.parseLong(args[5]),
-                    Integer.parseInt(args[6]));
+            case "encode-run" -> encodeRun(System.in, Path.of(args[1]), Path.of(args[2]), args[3], args[4],
+                    Long.parseLong(args[5]), Integer.parseInt(args[6]));
             default -> throw new IllegalArgumentException("unknown command " + args[0]);
         }
     }
@@ -164,7 +164,8 @@ public final class VsOpenCsd {
      * OUT/NAME-P/input.txt with the facts of each input (instructions, distinct code bytes executed,
      * instructions per trace byte) and the images the C++ driver reads.
      */
-    static void encodeRun(Path out, Path elf, String core, String name, long bytes, int chunk) throws IOException {
+    static void encodeRun(InputStream pluginLog, Path out, Path elf, String core, String name, long bytes, int chunk)
+            throws IOException {
         ProgramImage image = ElfImage.load(elf);
         String[] protocols = {"ptm", "etm3"};
         String[] types = {"PTM1.1", "ETM3.5"};
@@ -210,7 +211,7 @@ public final class VsOpenCsd {
             }
         };
         long[] steps = {0};
-        try (InputStream log = new java.io.BufferedInputStream(System.in, 1 << 20)) {
+        try (InputStream log = new java.io.BufferedInputStream(pluginLog, 1 << 20)) {
             io.armtrace.execution.QemuPluginLog.importLog(log, io.armtrace.isa.Profile.AR, image, null, e -> {
                 piece.add(e);
                 if (e instanceof io.armtrace.execution.ExecutionEvent.Step && ++steps[0] % chunk == 0) {
