@@ -243,7 +243,7 @@ echo "|---|---|---:|---:|---:|---:|---:|---:|---:|---|"
 printf '%s\n' "${rows[@]}"
 if [ ${#notes[@]} -gt 0 ]; then
   echo
-  echo "Code footprint of the inputs made from a run (instructions in the trace, distinct code bytes they execute):"
+  echo "Inputs made from a run: instructions in the trace and the distinct code bytes they execute; counts that differ:"
   echo
   printf -- '- %s\n' "${notes[@]}"
 fi
