@@ -205,7 +205,9 @@ public final class VsOpenCsd {
                 }
                 more |= written[i] < bytes;
             }
-            System.err.printf("  %s: ptm %d MB, etm3 %d MB%n", name, written[0] >> 20, written[1] >> 20);
+            if (insns[0] % (50L * chunk) < chunk) {
+                System.err.printf("  %s: ptm %d MB, etm3 %d MB%n", name, written[0] >> 20, written[1] >> 20);
+            }
             if (!more) {
                 throw new Enough();
             }
