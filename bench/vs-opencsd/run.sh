@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # armtrace against OpenCSD's library, both decoding the same trace into sinks that only count.
 #
-#   bench/vs-opencsd/run.sh            (one command from a clean clone; about 5-10 minutes)
+#   bench/vs-opencsd/run.sh            (one command from a clean clone; about 15-20 minutes with REPEAT=3, plus
+#                                       30-60 minutes the first time to make the 50 MB SQLite inputs, which are
+#                                       cached: SQLITE_MB=8 makes them in about 10 minutes)
 #
 # Builds a copy of this tree and the C++ driver (opencsd_null.cpp, OpenCSD's decode tree C API)
 # in a scratch directory, makes the inputs there, runs both tools on them and prints one table:
