@@ -280,17 +280,20 @@ final class DecodeCommand implements Callable<Integer> {
         ElementSink sink;
         // decoder -> timeline (running time) -> filter -> --last -> writer; the writer reads the timeline
         io.armtrace.view.Timeline timeline = time || filter.needsTimeline() ? new io.armtrace.view.Timeline() : null;
+        // a recording's CPU: pid, tid, cpu and time columns, as perf script shows them (not with --last, which
+        // writes instructions after the whole trace is read, when the thread is that of its end)
+        io.armtrace.trace.RunningThread thread = last == null ? job.runningThread() : null;
         if (format == Format.jsonl) {
             sink = new JsonlWriter(out, job.input().image(), several, ranges).annotate(annotate,
                             job.protocol().profile(job.input().registers()))
-                    .time(time ? timeline : null);
+                    .time(time ? timeline : null).thread(thread);
         } else {
             if (several) {
                 out.println("# " + job.label() + ": " + job.protocol().title());
             }
             sink = new TextWriter(out, job.input().image(), perInstruction, several,
                     job.protocol().profile(job.input().registers()))
-                    .annotate(annotate).time(time ? timeline : null);
+                    .annotate(annotate).time(time ? timeline : null).thread(thread);
         }
         if (last != null) {
             sink = new io.armtrace.view.LastInstructions(sink, last);
@@ -298,6 +301,9 @@ final class DecodeCommand implements Callable<Integer> {
         sink = filter.wrap(sink, job.input().image(), timeline);
         if (timeline != null) {
             sink = timeline.feed(sink);
+        }
+        if (thread != null) {
+            sink = thread.feed(sink);
         }
         SyncSeen seen = new SyncSeen(sink);
         sink = seen;
