@@ -23,7 +23,13 @@ trap 'rm -rf "$work"' EXIT
 for tool in aarch64-linux-gnu-gcc qemu-aarch64 gcc java; do
   command -v $tool >/dev/null || { echo "etm4-input.sh: $tool is missing" >&2; exit 2; }
 done
-"$repo/armtrace" --version >/dev/null   # builds the jar when needed
+# the jar: ARMTRACE_JAR (run.sh passes the one it built in its scratch directory), else the clone's, built when needed
+if [ -n "${ARMTRACE_JAR:-}" ]; then
+  jar=$ARMTRACE_JAR
+else
+  "$repo/armtrace" --version >/dev/null
+  jar=$repo/core/target/armtrace.jar
+fi
 
 python3 - "$work/big.c" <<'PY'
 import random, sys
@@ -48,11 +54,12 @@ PY
 aarch64-linux-gnu-gcc -O2 -g -static -o "$work/big.elf" "$work/big.c"
 gcc -O2 -fPIC -shared -o "$work/libpctrace.so" "$repo/tools/groundtruth/pctrace.c"
 env -i qemu-aarch64 -cpu cortex-a57 -singlestep -plugin "$work/libpctrace.so" -d plugin -D "$work/big.log" "$work/big.elf" >/dev/null
-java -Xmx2g -cp "$repo/core/target/armtrace.jar" io.armtrace.execution.ImportQemuLog --profile AR --core cortex-a57 --el 0 \
+java -Xmx2g -cp "$jar" io.armtrace.execution.ImportQemuLog --profile AR --core cortex-a57 --el 0 \
     --security non-secure --image "$work/big.elf" -o "$work/big.exec.gz" "$work/big.log" >/dev/null
 rm -f "$work/big.log"
 rm -rf "$out"
-java -Xmx2g -jar "$repo/core/target/armtrace.jar" encode --protocol etm4 --execution "$work/big.exec.gz" \
+mkdir -p "$(dirname "$out")"
+java -Xmx2g -jar "$jar" encode --protocol etm4 --execution "$work/big.exec.gz" \
     --image "$work/big.elf" --core Cortex-A57 --snapshot-out "$out" --stats > "$work/stats.txt"
 one=$(stat -c %s "$out/trace_0.bin")
 insns=$(gunzip -c "$work/big.exec.gz" | grep -c '^I ')

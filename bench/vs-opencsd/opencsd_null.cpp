@@ -12,6 +12,11 @@
 // The trace and images are read into memory first; each of REPEAT runs builds a fresh decode tree
 // and decodes the whole buffer. Prints one line of key=value pairs: best and median wall seconds, and
 // the best CPU seconds of the decoding thread.
+//
+//   opencsd_null version
+//
+// prints the version of the OpenCSD library this driver runs with, as the library itself reports it
+// (ocsd_get_version / ocsd_get_version_str), whichever build the dynamic linker found.
 #include <opencsd/c_api/opencsd_c_api.h>
 
 #include <algorithm>
@@ -126,9 +131,16 @@ double thread_cpu_seconds() {
 }  // namespace
 
 int main(int argc, char **argv) {
+    if (argc == 2 && std::strcmp(argv[1], "version") == 0) {
+        uint32_t v = ocsd_get_version();
+        std::printf("version=%u.%u.%u version_str=%s\n", (unsigned) (v >> 16), (unsigned) ((v >> 8) & 0xff),
+                    (unsigned) (v & 0xff), ocsd_get_version_str());
+        return 0;
+    }
     if (argc < 9) {
         std::fprintf(stderr,
                      "usage: opencsd_null packets|decode etm3|ptm TRACE IDR CTRL CCER TRCID REPEAT [IMAGE@ADDRESS ...]\n"
+                     "       opencsd_null version\n"
                      "       opencsd_null packets|decode etm4 TRACE TRCIDR0 TRCCONFIGR TRCIDR1,TRCIDR2,TRCIDR8 TRCTRACEIDR REPEAT ...\n");
         return 2;
     }

@@ -60,6 +60,10 @@ import java.util.zip.GZIPInputStream;
  *                               jsonl-insn (JSON Lines, one object per instruction)
  * mtb DUMPS REPEAT              decode a fleet of MTB dumps (OpenCSD has no MTB decoder)
  * repeat SNAPSHOT OUT BYTES     write a copy of SNAPSHOT whose trace is repeated to at least BYTES
+ * encode-run OUT ELF CORE NAME BYTES CHUNK
+ *                               read a QEMU plugin log of one run of the program ELF from standard input
+ *                               and encode it as PTM and as ETMv3 into OUT/NAME-ptm/ and OUT/NAME-etm3/,
+ *                               each until its trace reaches BYTES (no part repeated)
  * </pre>
  *
  * The trace is read into memory before timing, as the C++ driver does; each run decodes all of it.
@@ -80,6 +84,8 @@ public final class VsOpenCsd {
             case "measure" -> measure(Path.of(args[1]), args[2], Integer.parseInt(args[3]));
             case "mtb" -> mtb(Integer.parseInt(args[1]), Integer.parseInt(args[2]));
             case "repeat" -> repeat(Path.of(args[1]), Path.of(args[2]), Long.parseLong(args[3]));
+            case "encode-run" -> encodeRun(System.in, Path.of(args[1]), Path.of(args[2]), args[3], args[4],
+                    Long.parseLong(args[5]), Integer.parseInt(args[6]));
             default -> throw new IllegalArgumentException("unknown command " + args[0]);
         }
     }
@@ -142,6 +148,102 @@ public final class VsOpenCsd {
             for (long n = 0; n < bytes; n += unit.length) {
                 o.write(unit);
             }
+        }
+    }
+
+    /** Thrown by the import's sink when every protocol's trace is large enough: the rest of the log is not read. */
+    private static final class Enough extends RuntimeException {
+        Enough() {
+            super(null, null, false, false);
+        }
+    }
+
+    /**
+     * The large-footprint inputs: one run of a program under QEMU (its plugin log on standard input, as
+     * tools/groundtruth/pctrace.c writes it) imported as it streams, cut into pieces of CHUNK instructions,
+     * and each piece encoded with the encoders' default options as PTM and as ETMv3, appended to
+     * OUT/NAME-ptm/trace_0.bin and OUT/NAME-etm3/trace_0.bin until each reaches BYTES. Every piece starts
+     * with its own synchronisation, so the stream decodes as the run itself: nothing in it repeats. Writes
+     * OUT/NAME-P/input.txt with the facts of each input (instructions, distinct code bytes executed,
+     * instructions per trace byte) and the images the C++ driver reads.
+     */
+    static void encodeRun(InputStream pluginLog, Path out, Path elf, String core, String name, long bytes, int chunk)
+            throws IOException {
+        ProgramImage image = ElfImage.load(elf);
+        String[] protocols = {"ptm", "etm3"};
+        String[] types = {"PTM1.1", "ETM3.5"};
+        Path[] dirs = new Path[2];
+        OutputStream[] traces = new OutputStream[2];
+        long[] written = new long[2];
+        long[] insns = new long[2];
+        java.util.BitSet[] code = {new java.util.BitSet(), new java.util.BitSet()};
+        Registers[] regs = new Registers[2];
+        for (int i = 0; i < 2; i++) {
+            dirs[i] = out.resolve(name + "-" + protocols[i]);
+            Files.createDirectories(dirs[i]);
+            traces[i] = new java.io.BufferedOutputStream(Files.newOutputStream(dirs[i].resolve("trace_0.bin.part")), 1 << 20);
+        }
+        List<io.armtrace.execution.ExecutionEvent> piece = new ArrayList<>(chunk + 16);
+        Runnable flush = () -> {
+            Execution ex = new Execution(List.copyOf(piece));
+            piece.clear();
+            boolean more = false;
+            for (int i = 0; i < 2; i++) {
+                if (written[i] >= bytes) {
+                    continue;
+                }
+                EncodeOutput enc = Protocols.byName(protocols[i]).orElseThrow().encode(ex, image, java.util.Map.of());
+                try {
+                    traces[i].write(enc.trace());
+                } catch (IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
+                regs[i] = enc.registers();
+                written[i] += enc.trace().length;
+                for (io.armtrace.execution.ExecutionEvent.Step st : ex.steps()) {
+                    insns[i]++;
+                    if (st.address() >= 0 && st.address() + st.size() < (1L << 32)) {
+                        code[i].set((int) (st.address() >>> 1), (int) ((st.address() + st.size()) >>> 1));
+                    }
+                }
+                more |= written[i] < bytes;
+            }
+            if (insns[0] % (50L * chunk) < chunk) {
+                System.err.printf("  %s: ptm %d MB, etm3 %d MB%n", name, written[0] >> 20, written[1] >> 20);
+            }
+            if (!more) {
+                throw new Enough();
+            }
+        };
+        long[] steps = {0};
+        try (InputStream log = new java.io.BufferedInputStream(pluginLog, 1 << 20)) {
+            io.armtrace.execution.QemuPluginLog.importLog(log, io.armtrace.isa.Profile.AR, image, null, e -> {
+                piece.add(e);
+                if (e instanceof io.armtrace.execution.ExecutionEvent.Step && ++steps[0] % chunk == 0) {
+                    flush.run();
+                }
+            });
+            if (!piece.isEmpty()) {
+                flush.run();
+            }
+        } catch (Enough e) {
+            // both traces are large enough; the program's remaining output is not needed
+        }
+        for (int i = 0; i < 2; i++) {
+            traces[i].close();
+            if (regs[i] == null) {
+                throw new IOException("the QEMU log of " + elf + " holds no instructions");
+            }
+            write(dirs[i], core, image.memory(), types[i], regs[i], new byte[0]);
+            Files.move(dirs[i].resolve("trace_0.bin.part"), dirs[i].resolve("trace_0.bin"),
+                    java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            long footprint = 2L * code[i].cardinality();
+            String facts = String.format("program: %s, %s%none run, cut into pieces of %d instructions, each encoded as %s"
+                    + " with its own synchronisation: %d instructions, %d bytes of distinct code executed (%.2f MB),"
+                    + " %d bytes of trace%ninstructions per trace byte: %.2f%n", elf.getFileName(), core, chunk,
+                    types[i], insns[i], footprint, footprint / 1e6, written[i], (double) insns[i] / written[i]);
+            Files.writeString(dirs[i].resolve("input.txt"), facts);
+            System.err.print(facts);
         }
     }
 
