@@ -57,14 +57,20 @@ final class DecodeCommand implements Callable<Integer> {
     CommandLine.Model.CommandSpec spec;
 
     @Option(names = "--jobs", paramLabel = "N",
-            description = "Decode up to N sources at once (default: the number of processors). Output is the same as one at a time.")
+            description = "Threads to decode with (default: the number of processors): several sources at once, or one "
+                    + "large source cut into pieces (see --chunk-size). Output is the same as with --jobs 1, which "
+                    + "decodes on one thread.")
     int threads = Runtime.getRuntime().availableProcessors();
 
     @Option(names = "--chunk-size", paramLabel = "BYTES", converter = ByteSize.class,
             description = "Cut one source larger than BYTES (K, M, G suffixes, e.g. 8M) at sync points and decode its "
-                    + "pieces on the --jobs threads at once (ETMv3, PTM). Output is the same as in one piece. Off by "
-                    + "default: handing the pieces' elements to the one writer costs about as much CPU as it saves.")
-    long chunkSize;
+                    + "pieces on the --jobs threads at once (ETMv3, PTM, ETMv4). Output is the same as in one piece. "
+                    + "Default: a source of at least 8M is cut into pieces of 8M when --jobs is above 1 and the "
+                    + "listing is plain (no --last, --time or filter); give 0 to decode in one piece.")
+    Long chunkSize;
+
+    /** The automatic split: sources from this size on, in pieces of this size (docs/performance.md). */
+    static final long AUTO_CHUNK_SIZE = 8L << 20;
 
     @Override
     public Integer call() throws Exception {
@@ -280,18 +286,10 @@ final class DecodeCommand implements Callable<Integer> {
         ElementSink sink;
         // decoder -> timeline (running time) -> filter -> --last -> writer; the writer reads the timeline
         io.armtrace.view.Timeline timeline = time || filter.needsTimeline() ? new io.armtrace.view.Timeline() : null;
-        if (format == Format.jsonl) {
-            sink = new JsonlWriter(out, job.input().image(), several, ranges).annotate(annotate,
-                            job.protocol().profile(job.input().registers()))
-                    .time(time ? timeline : null);
-        } else {
-            if (several) {
-                out.println("# " + job.label() + ": " + job.protocol().title());
-            }
-            sink = new TextWriter(out, job.input().image(), perInstruction, several,
-                    job.protocol().profile(job.input().registers()))
-                    .annotate(annotate).time(time ? timeline : null);
+        if (format == Format.text && several) {
+            out.println("# " + job.label() + ": " + job.protocol().title());
         }
+        sink = listingWriter(job, out, several, timeline);
         if (last != null) {
             sink = new io.armtrace.view.LastInstructions(sink, last);
         }
@@ -303,7 +301,17 @@ final class DecodeCommand implements Callable<Integer> {
         sink = seen;
         // the bar counts the stored bytes (the file, formatted or not) against their size: no extra pass over the trace
         long size = progress ? job.input().data().storedBytes() : -1;
-        boolean split = chunkSize > 0 && !several && threads > 1 && (size < 0 || size > chunkSize);
+        // a plain listing: each piece formats its own elements, and only bytes are joined
+        boolean plain = last == null && timeline == null && !filter.active();
+        long pieceSize = pieceSize(job, several, plain);
+        boolean split = pieceSize > 0 && (size < 0 || size > pieceSize);
+        if (split && plain && job.segments() == null) {
+            io.armtrace.protocol.ChunkedDecode.Split done = io.armtrace.protocol.ChunkedDecode.decode(job.protocol(),
+                    job.input(), new ListingPieces(this, job, ByteWriter.charsetOf(out)),
+                    ByteWriter.bytesOf(out, ByteWriter.charsetOf(out)), threads, pieceSize);
+            out.flush();
+            return done.listed() > 0;
+        }
         if (job.segments() != null) {
             // a recording's AUX buffers: each decoded from a reset, one after the other
             job.decode(sink);
@@ -314,12 +322,93 @@ final class DecodeCommand implements Callable<Integer> {
                 job.protocol().decode(in.withData(bar.track(in.data())), sink);
             }
         } else if (split) {
-            io.armtrace.protocol.ChunkedDecode.decode(job.protocol(), job.input(), sink, threads, chunkSize);
+            io.armtrace.protocol.ChunkedDecode.decode(job.protocol(), job.input(), sink, threads, pieceSize);
         } else {
             job.decode(sink);
         }
         sink.end();
         return seen.any;
+    }
+
+    /**
+     * The size of the pieces one source is cut into, or 0 to decode it in one piece: as {@code --chunk-size} says;
+     * without it, {@link #AUTO_CHUNK_SIZE} for a source at least that large when there are threads to share the
+     * work and each piece can format its own listing (a --last, --time or filter stage sees the whole stream).
+     */
+    private long pieceSize(InputOptions.Job job, boolean several, boolean plain) {
+        if (several || threads <= 1 || job.segments() != null) {
+            return 0;
+        }
+        if (chunkSize != null) {
+            return Math.max(chunkSize, 0);
+        }
+        if (!plain || !job.protocol().splits()) {
+            return 0;
+        }
+        long stored = job.input().data().storedBytes();
+        return stored >= AUTO_CHUNK_SIZE ? AUTO_CHUNK_SIZE : 0;
+    }
+
+    /** The writer {@code armtrace decode} makes for {@code job}, writing to {@code out}. */
+    ElementSink listingWriter(InputOptions.Job job, PrintWriter out, boolean several, io.armtrace.view.Timeline timeline) {
+        if (format == Format.jsonl) {
+            return new JsonlWriter(out, job.input().image(), several, ranges).annotate(annotate,
+                            job.protocol().profile(job.input().registers()))
+                    .time(time ? timeline : null);
+        }
+        return new TextWriter(out, job.input().image(), perInstruction, several,
+                job.protocol().profile(job.input().registers()))
+                .annotate(annotate).time(time ? timeline : null);
+    }
+
+    /**
+     * The listing of one source, formatted piece by piece: each piece has a writer of its own over a buffer of
+     * bytes in the output's charset. The text writer keeps an "exception return" without a target back until
+     * the next element shows whether it tail-chained into another exception; while it does, its state equals
+     * no other, so no piece is cut there.
+     */
+    private static final class ListingPieces implements io.armtrace.protocol.PieceFormat {
+        private final DecodeCommand command;
+        private final InputOptions.Job job;
+        private final java.nio.charset.Charset charset;
+
+        ListingPieces(DecodeCommand command, InputOptions.Job job, java.nio.charset.Charset charset) {
+            this.command = command;
+            this.job = job;
+            this.charset = charset;
+        }
+
+        @Override
+        public Formatter open(java.io.OutputStream bytes) {
+            PrintWriter w = new PrintWriter(new io.armtrace.view.EncodingWriter(bytes, charset, 1 << 16), false);
+            ElementSink writer = command.listingWriter(job, w, false, null);
+            return new Formatter() {
+                private Object held;
+
+                @Override
+                public void accept(io.armtrace.trace.TraceElement e) {
+                    held = e instanceof io.armtrace.trace.ExceptionReturn r && r.target() == -1 ? new Object() : null;
+                    writer.accept(e);
+                }
+
+                @Override
+                public Object state() {
+                    return held;
+                }
+
+                @Override
+                public void flush() {
+                    writer.end(); // writes out what the writer holds; nothing is held back here (state() is null)
+                    w.flush();
+                }
+
+                @Override
+                public void end() {
+                    writer.end();
+                    w.flush();
+                }
+            };
+        }
     }
 
     /**
