@@ -66,7 +66,7 @@ final class DecodeCommand implements Callable<Integer> {
             description = "Cut one source larger than BYTES (K, M, G suffixes, e.g. 8M) at sync points and decode its "
                     + "pieces on the --jobs threads at once (ETMv3, PTM, ETMv4). Output is the same as in one piece. "
                     + "Default: a source of at least 8M is cut into pieces of 8M when --jobs is above 1 and the "
-                    + "listing is plain (no --last, --time or filter); give 0 to decode in one piece.")
+                    + "listing is plain (no --last, --time or filter); --jobs 1 decodes in one piece.")
     Long chunkSize;
 
     /** The automatic split: sources from this size on, in pieces of this size (docs/performance.md). */
@@ -340,13 +340,17 @@ final class DecodeCommand implements Callable<Integer> {
             return 0;
         }
         if (chunkSize != null) {
-            return Math.max(chunkSize, 0);
+            return chunkSize;
         }
-        if (!plain || !job.protocol().splits()) {
-            return 0;
-        }
-        long stored = job.input().data().storedBytes();
-        return stored >= AUTO_CHUNK_SIZE ? AUTO_CHUNK_SIZE : 0;
+        return automaticPieceSize(job.input().data().storedBytes(), plain, job.protocol().splits());
+    }
+
+    /**
+     * The rule without --chunk-size (with more than one thread, one source): pieces of {@link #AUTO_CHUNK_SIZE}
+     * for a source of {@code storedBytes} at least that large whose protocol splits, when the listing is plain.
+     */
+    static long automaticPieceSize(long storedBytes, boolean plain, boolean splits) {
+        return plain && splits && storedBytes >= AUTO_CHUNK_SIZE ? AUTO_CHUNK_SIZE : 0;
     }
 
     /** The writer {@code armtrace decode} makes for {@code job}, writing to {@code out}. */
