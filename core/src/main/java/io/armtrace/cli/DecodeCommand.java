@@ -307,7 +307,8 @@ final class DecodeCommand implements Callable<Integer> {
         boolean split = pieceSize > 0 && (size < 0 || size > pieceSize);
         if (split && plain && job.segments() == null) {
             io.armtrace.protocol.ChunkedDecode.Split done = io.armtrace.protocol.ChunkedDecode.decode(job.protocol(),
-                    job.input(), new ListingPieces(this, job, ByteWriter.charsetOf(out)),
+                    job.input(), new io.armtrace.view.ListingPieces(w -> listingWriter(job, w, false, null),
+                            ByteWriter.charsetOf(out)),
                     ByteWriter.bytesOf(out, ByteWriter.charsetOf(out)), threads, pieceSize);
             out.flush();
             return done.listed() > 0;
@@ -363,56 +364,6 @@ final class DecodeCommand implements Callable<Integer> {
         return new TextWriter(out, job.input().image(), perInstruction, several,
                 job.protocol().profile(job.input().registers()))
                 .annotate(annotate).time(time ? timeline : null);
-    }
-
-    /**
-     * The listing of one source, formatted piece by piece: each piece has a writer of its own over a buffer of
-     * bytes in the output's charset. The text writer keeps an "exception return" without a target back until
-     * the next element shows whether it tail-chained into another exception; while it does, its state equals
-     * no other, so no piece is cut there.
-     */
-    private static final class ListingPieces implements io.armtrace.protocol.PieceFormat {
-        private final DecodeCommand command;
-        private final InputOptions.Job job;
-        private final java.nio.charset.Charset charset;
-
-        ListingPieces(DecodeCommand command, InputOptions.Job job, java.nio.charset.Charset charset) {
-            this.command = command;
-            this.job = job;
-            this.charset = charset;
-        }
-
-        @Override
-        public Formatter open(java.io.OutputStream bytes) {
-            PrintWriter w = new PrintWriter(new io.armtrace.view.EncodingWriter(bytes, charset, 1 << 16), false);
-            ElementSink writer = command.listingWriter(job, w, false, null);
-            return new Formatter() {
-                private Object held;
-
-                @Override
-                public void accept(io.armtrace.trace.TraceElement e) {
-                    held = e instanceof io.armtrace.trace.ExceptionReturn r && r.target() == -1 ? new Object() : null;
-                    writer.accept(e);
-                }
-
-                @Override
-                public Object state() {
-                    return held;
-                }
-
-                @Override
-                public void flush() {
-                    writer.end(); // writes out what the writer holds; nothing is held back here (state() is null)
-                    w.flush();
-                }
-
-                @Override
-                public void end() {
-                    writer.end();
-                    w.flush();
-                }
-            };
-        }
     }
 
     /**

@@ -2,6 +2,7 @@ package io.armtrace.protocol;
 
 import io.armtrace.trace.ElementCodec;
 import io.armtrace.trace.ElementSink;
+import io.armtrace.trace.PieceFormat;
 import io.armtrace.trace.TraceElement;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -120,7 +121,9 @@ public final class ChunkedDecode {
     /** As above, spilling a chunk's bytes past {@code spillBytes} into a file in {@code tempDir} (null: the default). */
     static Split decode(TraceProtocol protocol, DecodeInput input, PieceFormat format, java.io.OutputStream out,
                         int threads, long chunkSize, long spillBytes, Path tempDir) throws IOException {
+        long t0 = System.nanoTime();
         long[] points = threads > 1 && chunkSize > 0 ? protocol.splitPoints(input, chunkSize) : new long[0];
+        long scan = System.nanoTime() - t0;
         if (points.length == 0) {
             PieceFormat.Formatter f = format.open(out);
             long[] listed = {0};
@@ -131,21 +134,30 @@ public final class ChunkedDecode {
                 f.accept(e);
             });
             f.end();
-            return new Split(1, 0, listed[0]);
+            return new Split(1, 0, listed[0], new Phases(scan, 0, 0));
         }
         long[] starts = new long[points.length + 1];
         System.arraycopy(points, 0, starts, 1, points.length);
-        return new ChunkedDecode(protocol, input, threads, starts, format, spillBytes, tempDir).runFormatted(out);
+        return new ChunkedDecode(protocol, input, threads, starts, format, spillBytes, tempDir).runFormatted(out, scan);
     }
 
     /**
      * How a decode went: the chunks the trace was cut into, the seams where one decoder took over, and (for a
      * formatted decode) how many elements other than gaps were written; -1 when the caller counts them itself.
      */
-    public record Split(int chunks, int seams, long listed) {
+    public record Split(int chunks, int seams, long listed, Phases phases) {
         public Split(int chunks, int seams) {
-            this(chunks, seams, -1);
+            this(chunks, seams, -1, Phases.NONE);
         }
+    }
+
+    /**
+     * Where a formatted decode spent time on the calling thread, in nanoseconds: the scan for split points and
+     * the probes (before any chunk decodes), and joining (copying a chunk's kept bytes to the output when its
+     * turn comes). The rest is the chunks' decoders, in parallel. For benchmarks (bench/jobs).
+     */
+    public record Phases(long scanNanos, long probeNanos, long joinNanos) {
+        static final Phases NONE = new Phases(0, 0, 0);
     }
 
     /** Where chunk {@code k}'s decoder ended: at the seam with chunk {@code next} (or -1: the end). */
@@ -581,7 +593,7 @@ public final class ChunkedDecode {
         }
     }
 
-    private Split runFormatted(java.io.OutputStream out) throws IOException {
+    private Split runFormatted(java.io.OutputStream out, long scan) throws IOException {
         ExecutorService pool = Executors.newFixedThreadPool(threads, r -> {
             Thread t = new Thread(r, "armtrace-chunk");
             t.setDaemon(true);
@@ -592,8 +604,11 @@ public final class ChunkedDecode {
         List<Future<Chunk>> chunks = new ArrayList<>(java.util.Collections.nCopies(n, null));
         int seams = 0;
         long listed = 0;
+        long probed = System.nanoTime();
+        long join = 0;
         try {
             probe(pool);
+            probed = System.nanoTime() - probed;
             // at most threads + 2 chunks in flight: the one being written out and threads + 1 ahead of it
             int window = threads + 1;
             int submitted = 0;
@@ -606,7 +621,7 @@ public final class ChunkedDecode {
                 Chunk c = await(chunks.get(cur));
                 listed += c.count() - fromListed;
                 if (c.next() < 0) {
-                    return new Split(n, seams, listed);
+                    return new Split(n, seams, listed, new Phases(scan, probed, join));
                 }
                 int next = c.next();
                 while (submitted <= next) {
@@ -620,7 +635,9 @@ public final class ChunkedDecode {
                     await(chunks.get(next));
                     throw new IllegalStateException("chunk " + next + " did not pass sync point " + c.seam());
                 }
+                long t = System.nanoTime();
                 pieces.get(next).becomeHead(mark[0], out);
+                join += System.nanoTime() - t;
                 for (int k = cur; k < next; k++) {
                     pieces.get(k).delete();
                 }

@@ -9,6 +9,7 @@ import io.armtrace.source.SnapshotSource;
 import io.armtrace.source.TraceData;
 import io.armtrace.testdata.SharedData;
 import io.armtrace.trace.ElementSink;
+import io.armtrace.trace.PieceFormat;
 import io.armtrace.view.JsonlWriter;
 import io.armtrace.view.TextWriter;
 import java.io.IOException;
@@ -177,35 +178,8 @@ class ChunkedDecodeTest {
 
     /** A listing format for formatted decodes: the text writer (ranges or per instruction) or JSONL, over bytes. */
     private static PieceFormat listing(ProgramImage image, int kind) {
-        return bytes -> {
-            PrintWriter w = new PrintWriter(new io.armtrace.view.EncodingWriter(bytes), false);
-            ElementSink writer = kind == 2 ? new JsonlWriter(w, image, false) : new TextWriter(w, image, kind == 1, false);
-            return new PieceFormat.Formatter() {
-                private Object held;
-
-                @Override
-                public void accept(io.armtrace.trace.TraceElement e) {
-                    // the text writer holds an exception return without a target back until the next element
-                    held = e instanceof io.armtrace.trace.ExceptionReturn r && r.target() == -1 ? new Object() : null;
-                    writer.accept(e);
-                }
-
-                @Override
-                public Object state() {
-                    return held;
-                }
-
-                @Override
-                public void flush() {
-                    writer.end();
-                }
-
-                @Override
-                public void end() {
-                    writer.end();
-                }
-            };
-        };
+        return new io.armtrace.view.ListingPieces(w -> kind == 2 ? new JsonlWriter(w, image, false)
+                : new TextWriter(w, image, kind == 1, false), java.nio.charset.StandardCharsets.UTF_8);
     }
 
     /** The bytes of a sequential decode in {@code format}. */

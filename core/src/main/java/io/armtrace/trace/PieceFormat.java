@@ -1,10 +1,9 @@
-package io.armtrace.protocol;
+package io.armtrace.trace;
 
-import io.armtrace.trace.ElementSink;
 import java.io.OutputStream;
 
 /**
- * How {@link ChunkedDecode} turns each piece's elements into output bytes on the piece's own thread, so that
+ * How {@code ChunkedDecode} turns each piece's elements into output bytes on the piece's own thread, so that
  * the pieces' bytes only have to be joined in order: a listing format (text, JSONL) seen from the decoder.
  */
 public interface PieceFormat {
