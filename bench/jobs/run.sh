@@ -24,7 +24,7 @@
 #   JOBS=N        threads of the split runs (default 2)
 #   REPEAT=N      command runs per figure, median taken (default 5)
 #   RUNS=N        in-JVM runs per phase, best taken (default 3)
-#   CHUNK=BYTES   piece size (default 8388608, the automatic one)
+#   CHUNK=BYTES   piece size (default 4194304, the automatic one)
 # Needs: a JDK 17 and Maven.
 set -euo pipefail
 
@@ -33,7 +33,7 @@ TC2=${TC2:-$repo/conformance/TC2}
 JOBS=${JOBS:-2}
 REPEAT=${REPEAT:-5}
 RUNS=${RUNS:-3}
-CHUNK=${CHUNK:-8388608}
+CHUNK=${CHUNK:-4194304}
 
 say() { printf '%s\n' "$*" >&2; }
 

@@ -73,13 +73,13 @@ class DecodeInPiecesTest {
     @Test
     void aLargeSourceIsCutByDefaultWithTheSameOutput(@TempDir Path tmp) throws Exception {
         Path big = QuietPipeTest.repeatedTc2(tmp.resolve("big"), 260); // 8.1 MiB of formatted trace
-        assertThat(Files.size(big.resolve("cstrace.bin"))).isGreaterThanOrEqualTo(DecodeCommand.AUTO_CHUNK_SIZE);
+        assertThat(Files.size(big.resolve("cstrace.bin"))).isGreaterThanOrEqualTo(DecodeCommand.AUTO_MIN_SOURCE);
         List<String> base = List.of("decode", big.toString(), "--source", "0x13", "--format", "jsonl", "--ranges");
         byte[] one = standardOutput(with(base, "--jobs", "1"));
         assertThat(standardOutput(with(base, "--jobs", "2"))).isEqualTo(one);
         assertThat(one.length).isGreaterThan(1 << 20);
         long size = Files.size(big.resolve("cstrace.bin"));
-        assertThat(DecodeCommand.automaticPieceSize(size, true, true)).isEqualTo(8L << 20);
+        assertThat(DecodeCommand.automaticPieceSize(size, true, true)).isEqualTo(4L << 20);
         assertThat(DecodeCommand.automaticPieceSize((8L << 20) - 1, true, true)).isZero();
         assertThat(DecodeCommand.automaticPieceSize(size, false, true)).as("--last, --time or a filter").isZero();
         assertThat(DecodeCommand.automaticPieceSize(size, true, false)).as("a protocol that does not split").isZero();
