@@ -183,14 +183,13 @@ public final class ChunkedDecode {
     }
 
     /**
-     * A formatted chunk's bytes in memory, in a temporary file past this many: a quarter of the heap shared by
-     * the chunks in flight (threads + 2), at least 1 MB and at most 512 MB each. A listing is 10 to 40 times
-     * the size of its trace, so the chunks decoded ahead of the one being written would otherwise go through
-     * the disk, and copying them back costs the thread that joins them (measured: a quarter of the one-thread
-     * time on PTM with 48 MB).
+     * A formatted chunk's bytes in memory, in a temporary file past this many: a sixteenth of the heap shared
+     * by the chunks in flight (threads + 2), at least 1 MB and at most 256 MB each. A listing is 10 to 40 times
+     * the size of its trace, so more in memory means less copied back from the disk by the joining thread, but
+     * a quarter of the heap made a 50 MB PTM listing take 2 GB of memory and more CPU time than it saved.
      */
     static long formattedSpillBytes(int threads) {
-        return Math.max(1L << 20, Math.min(512L << 20, Runtime.getRuntime().maxMemory() / 4 / (threads + 2)));
+        return Math.max(1L << 20, Math.min(256L << 20, Runtime.getRuntime().maxMemory() / 16 / (threads + 2)));
     }
 
     /** A chunk's encoded elements: in memory up to {@link #SPILL_BYTES}, then in a temporary file. */
