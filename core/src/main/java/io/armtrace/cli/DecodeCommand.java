@@ -65,8 +65,9 @@ final class DecodeCommand implements Callable<Integer> {
     @Option(names = "--chunk-size", paramLabel = "BYTES", converter = ByteSize.class,
             description = "Cut one source larger than BYTES (K, M, G suffixes, e.g. 8M) at sync points and decode its "
                     + "pieces on the --jobs threads at once (ETMv3, PTM, ETMv4). Output is the same as in one piece. "
-                    + "Default: a source of at least 8M is cut into pieces of 4M when --jobs is above 1 and the "
-                    + "listing is plain (no --last, --time or filter); --jobs 1 decodes in one piece.")
+                    + "Default: a source of at least 8M is cut into pieces of 4M when --jobs is above 1, the machine "
+                    + "has 4 or more processors and the listing is plain (no --last, --time or filter); --jobs 1 "
+                    + "decodes in one piece.")
     Long chunkSize;
 
     /**
@@ -76,6 +77,11 @@ final class DecodeCommand implements Callable<Integer> {
      */
     static final long AUTO_CHUNK_SIZE = 4L << 20;
     static final long AUTO_MIN_SOURCE = 8L << 20;
+    /**
+     * ... on a machine with at least this many processors: on two, the pieces took 1.3 to 1.9 times the CPU time
+     * of one decode in the measurements so far (docs/performance.md), which leaves little or no gain.
+     */
+    static final int AUTO_MIN_PROCESSORS = 4;
 
     @Override
     public Integer call() throws Exception {
@@ -348,16 +354,17 @@ final class DecodeCommand implements Callable<Integer> {
         if (chunkSize != null) {
             return chunkSize;
         }
-        return automaticPieceSize(job.input().data().storedBytes(), plain, job.protocol().splits());
+        return automaticPieceSize(job.input().data().storedBytes(), plain, job.protocol().splits(),
+                Runtime.getRuntime().availableProcessors());
     }
 
     /**
      * The rule without --chunk-size (with more than one thread, one source): pieces of {@link #AUTO_CHUNK_SIZE}
      * for a source of {@code storedBytes} at least {@link #AUTO_MIN_SOURCE} whose protocol splits, when the
-     * listing is plain.
+     * listing is plain and the machine has at least {@link #AUTO_MIN_PROCESSORS} processors.
      */
-    static long automaticPieceSize(long storedBytes, boolean plain, boolean splits) {
-        return plain && splits && storedBytes >= AUTO_MIN_SOURCE ? AUTO_CHUNK_SIZE : 0;
+    static long automaticPieceSize(long storedBytes, boolean plain, boolean splits, int processors) {
+        return plain && splits && storedBytes >= AUTO_MIN_SOURCE && processors >= AUTO_MIN_PROCESSORS ? AUTO_CHUNK_SIZE : 0;
     }
 
     /** The writer {@code armtrace decode} makes for {@code job}, writing to {@code out}. */

@@ -67,22 +67,24 @@ class DecodeInPiecesTest {
     }
 
     /**
-     * Without --chunk-size a source of 8 MiB or more is cut into pieces when there are threads, and the listing is
-     * still that of one piece; --jobs 1 keeps it whole.
+     * Without --chunk-size a source of 8 MiB or more is cut into pieces of 4 MiB when there are threads and 4 or
+     * more processors; the listing is that of one piece whatever the machine (this one decides by its own count).
      */
     @Test
     void aLargeSourceIsCutByDefaultWithTheSameOutput(@TempDir Path tmp) throws Exception {
         Path big = QuietPipeTest.repeatedTc2(tmp.resolve("big"), 260); // 8.1 MiB of formatted trace
-        assertThat(Files.size(big.resolve("cstrace.bin"))).isGreaterThanOrEqualTo(DecodeCommand.AUTO_MIN_SOURCE);
+        long size = Files.size(big.resolve("cstrace.bin"));
+        assertThat(size).isGreaterThanOrEqualTo(DecodeCommand.AUTO_MIN_SOURCE);
         List<String> base = List.of("decode", big.toString(), "--source", "0x13", "--format", "jsonl", "--ranges");
         byte[] one = standardOutput(with(base, "--jobs", "1"));
         assertThat(standardOutput(with(base, "--jobs", "2"))).isEqualTo(one);
+        assertThat(standardOutput(with(base, "--jobs", "2", "--chunk-size", "4M"))).isEqualTo(one);
         assertThat(one.length).isGreaterThan(1 << 20);
-        long size = Files.size(big.resolve("cstrace.bin"));
-        assertThat(DecodeCommand.automaticPieceSize(size, true, true)).isEqualTo(4L << 20);
-        assertThat(DecodeCommand.automaticPieceSize((8L << 20) - 1, true, true)).isZero();
-        assertThat(DecodeCommand.automaticPieceSize(size, false, true)).as("--last, --time or a filter").isZero();
-        assertThat(DecodeCommand.automaticPieceSize(size, true, false)).as("a protocol that does not split").isZero();
+        assertThat(DecodeCommand.automaticPieceSize(size, true, true, 4)).isEqualTo(4L << 20);
+        assertThat(DecodeCommand.automaticPieceSize(size, true, true, 2)).as("two processors").isZero();
+        assertThat(DecodeCommand.automaticPieceSize((8L << 20) - 1, true, true, 4)).isZero();
+        assertThat(DecodeCommand.automaticPieceSize(size, false, true, 4)).as("--last, --time or a filter").isZero();
+        assertThat(DecodeCommand.automaticPieceSize(size, true, false, 4)).as("a protocol that does not split").isZero();
     }
 
     private static String[] with(List<String> base, String... more) {
