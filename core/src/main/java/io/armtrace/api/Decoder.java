@@ -152,8 +152,31 @@ public final class Decoder {
      * @return the opened recording
      */
     public static Decoder openRecording(Path recording, List<Path> symdirs, DecodeOptions options) {
+        return openRecording(recording, symdirs, null, null, options);
+    }
+
+    /**
+     * As {@link #openRecording(Path, List, DecodeOptions)}, with the kernel: {@code vmlinux}, the kernel's ELF
+     * file, gives the code of the kernel's own mapping (moved by the address space layout randomisation the
+     * recording shows); {@code kallsyms}, a copy of the recorded machine's /proc/kallsyms, names kernel
+     * addresses. Either may be null; without {@code vmlinux}, a recording with a kernel mapping says once
+     * through {@link DecodeOptions#warnings()} that its code gives no_image elements.
+     *
+     * @param recording the perf.data file
+     * @param symdirs directories holding the mapped binaries
+     * @param vmlinux the kernel's ELF file, or null
+     * @param kallsyms the kernel's symbols as /proc/kallsyms lists them, or null
+     * @param options what to open and how to decode (sources are trace IDs; images are added)
+     * @return the opened recording
+     */
+    public static Decoder openRecording(Path recording, List<Path> symdirs, Path vmlinux, Path kallsyms, DecodeOptions options) {
         io.armtrace.source.perf.PerfData data = io.armtrace.source.perf.PerfData.read(recording);
-        io.armtrace.source.perf.PerfTrace trace = io.armtrace.source.perf.PerfTrace.open(data, symdirs);
+        io.armtrace.source.perf.PerfTrace trace = io.armtrace.source.perf.PerfTrace.open(data, symdirs, vmlinux);
+        io.armtrace.image.SymbolTable symbols = kallsyms == null ? null : io.armtrace.source.perf.Kallsyms.read(kallsyms);
+        if (trace.kernelMissing() != null) {
+            options.warnings().accept(recording + ": the kernel's code (" + IniFile.shorten(trace.kernelMissing()) + ") was not"
+                    + " given (give --vmlinux FILE, the kernel's ELF file); its code gives no_image elements.");
+        }
         List<String> missing = trace.missing();
         for (int i = 0; i < Math.min(5, missing.size()); i++) {
             options.warnings().accept(recording + ": the mapped binary " + IniFile.shorten(missing.get(i)) + " was not found (give"
@@ -163,7 +186,7 @@ public final class Decoder {
             options.warnings().accept(recording + ": " + (missing.size() - 5) + " more mapped binaries were not found; their code"
                     + " gives no_image elements.");
         }
-        ProgramImage base = ProgramImage.of(trace.memory());
+        ProgramImage base = kallsyms == null ? ProgramImage.of(trace.memory()) : new ProgramImage(trace.memory(), symbols);
         List<TraceSource> out = new ArrayList<>();
         for (io.armtrace.source.perf.PerfTrace.Cpu c : trace.cpus()) {
             if (!options.sources().isEmpty() && !options.sources().contains(c.unit().traceId())) {
@@ -175,9 +198,19 @@ public final class Decoder {
             Registers extra = options.registers();
             p.checkRegisterNames(extra, "--reg");
             Registers r = new Registers().putAll(c.registers()).putAll(extra);
+            try {
+                p.describe(r); // the configuration the decoder builds: registers that contradict each other are refused here
+            } catch (IllegalArgumentException e) {
+                throw new InputException(recording + ": the trace unit registers of CPU " + c.cpu() + " (AUXTRACE_INFO"
+                        + (extra.asMap().isEmpty() ? "" : " and --reg") + ") cannot be decoded: " + e.getMessage());
+            }
             ProgramImage img = TraceInputs.image(base, options.images());
-            out.add(new TraceSource(p, new DecodeInput(c.unit().traceId(), r, img, c.data(), options.decoderOptions()),
-                    c.label(), c.segments()));
+            // code per process over time where the trace says which process runs (its context ID), and no
+            // images were added by hand (those serve every process)
+            io.armtrace.image.CodeMemory code = options.images().isEmpty() ? trace.code(c) : null;
+            DecodeInput in = code == null ? new DecodeInput(c.unit().traceId(), r, img, c.data(), options.decoderOptions())
+                    : new DecodeInput(c.unit().traceId(), r, img, c.data(), options.decoderOptions(), code);
+            out.add(new TraceSource(p, in, c.label(), c.segments(), () -> trace.threads(c)));
         }
         for (int id : options.sources()) {
             if (trace.cpus().stream().noneMatch(c -> c.unit().traceId() == id)) {

@@ -16,16 +16,34 @@ public final class TraceSource {
     private final DecodeInput input;
     private final String label;
     private final TraceSegments segments;
+    private final java.util.function.Supplier<io.armtrace.trace.RunningThread> thread;
 
     TraceSource(TraceProtocol protocol, DecodeInput input, String label) {
         this(protocol, input, label, null);
     }
 
     TraceSource(TraceProtocol protocol, DecodeInput input, String label, TraceSegments segments) {
+        this(protocol, input, label, segments, null);
+    }
+
+    TraceSource(TraceProtocol protocol, DecodeInput input, String label, TraceSegments segments,
+                java.util.function.Supplier<io.armtrace.trace.RunningThread> thread) {
         this.protocol = protocol;
         this.input = input;
         this.label = label;
         this.segments = segments;
+        this.thread = thread;
+    }
+
+    /**
+     * For a perf.data recording's CPU: a new follower of the process, thread, CPU and time of the elements of
+     * one decode of this source (feed the decode through {@link io.armtrace.trace.RunningThread#feed}); null for
+     * every other input.
+     *
+     * @return a new follower, or null
+     */
+    public io.armtrace.trace.RunningThread runningThread() {
+        return thread == null ? null : thread.get();
     }
 
     /**

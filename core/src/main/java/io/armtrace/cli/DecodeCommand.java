@@ -297,10 +297,13 @@ final class DecodeCommand implements Callable<Integer> {
         ElementSink sink;
         // decoder -> timeline (running time) -> filter -> --last -> writer; the writer reads the timeline
         io.armtrace.view.Timeline timeline = time || filter.needsTimeline() ? new io.armtrace.view.Timeline() : null;
+        // a recording's CPU: pid, tid, cpu and time columns, as perf script shows them (not with --last, which
+        // writes instructions after the whole trace is read, when the thread is that of its end)
+        io.armtrace.trace.RunningThread thread = last == null ? job.runningThread() : null;
         if (format == Format.text && several) {
             out.println("# " + job.label() + ": " + job.protocol().title());
         }
-        sink = listingWriter(job, out, several, timeline);
+        sink = listingWriter(job, out, several, timeline, thread);
         if (last != null) {
             sink = new io.armtrace.view.LastInstructions(sink, last);
         }
@@ -308,17 +311,20 @@ final class DecodeCommand implements Callable<Integer> {
         if (timeline != null) {
             sink = timeline.feed(sink);
         }
+        if (thread != null) {
+            sink = thread.feed(sink);
+        }
         SyncSeen seen = new SyncSeen(sink);
         sink = seen;
         // the bar counts the stored bytes (the file, formatted or not) against their size: no extra pass over the trace
         long size = progress ? job.input().data().storedBytes() : -1;
         // a plain listing: each piece formats its own elements, and only bytes are joined
-        boolean plain = last == null && timeline == null && !filter.active();
+        boolean plain = last == null && timeline == null && thread == null && !filter.active();
         long pieceSize = pieceSize(job, several, plain);
         boolean split = pieceSize > 0 && (size < 0 || size > pieceSize);
         if (split && plain && job.segments() == null) {
             io.armtrace.protocol.ChunkedDecode.Split done = io.armtrace.protocol.ChunkedDecode.decode(job.protocol(),
-                    job.input(), new io.armtrace.view.ListingPieces(w -> listingWriter(job, w, false, null),
+                    job.input(), new io.armtrace.view.ListingPieces(w -> listingWriter(job, w, false, null, null),
                             ByteWriter.charsetOf(out)),
                     ByteWriter.bytesOf(out, ByteWriter.charsetOf(out)), threads, pieceSize);
             out.flush();
@@ -368,15 +374,16 @@ final class DecodeCommand implements Callable<Integer> {
     }
 
     /** The writer {@code armtrace decode} makes for {@code job}, writing to {@code out}. */
-    ElementSink listingWriter(InputOptions.Job job, PrintWriter out, boolean several, io.armtrace.view.Timeline timeline) {
+    ElementSink listingWriter(InputOptions.Job job, PrintWriter out, boolean several, io.armtrace.view.Timeline timeline,
+                              io.armtrace.trace.RunningThread thread) {
         if (format == Format.jsonl) {
             return new JsonlWriter(out, job.input().image(), several, ranges).annotate(annotate,
                             job.protocol().profile(job.input().registers()))
-                    .time(time ? timeline : null);
+                    .time(time ? timeline : null).thread(thread);
         }
         return new TextWriter(out, job.input().image(), perInstruction, several,
                 job.protocol().profile(job.input().registers()))
-                .annotate(annotate).time(time ? timeline : null);
+                .annotate(annotate).time(time ? timeline : null).thread(thread);
     }
 
     /**

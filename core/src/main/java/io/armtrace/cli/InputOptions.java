@@ -66,6 +66,14 @@ final class InputOptions {
             + "mapped binaries in, by build ID (DIR/.build-id/xx/...) and by file name. Repeatable; the recorded paths are tried last.")
     List<Path> symdirs = new ArrayList<>();
 
+    @Option(names = "--vmlinux", paramLabel = "FILE", description = "For a perf.data recording: the kernel's ELF file, whose code "
+            + "decodes the kernel's addresses (moved to where the recording says the kernel ran).")
+    Path vmlinux;
+
+    @Option(names = "--kallsyms", paramLabel = "FILE", description = "For a perf.data recording: a copy of /proc/kallsyms from the "
+            + "recorded machine, whose symbols name kernel addresses in listings and profiles.")
+    Path kallsyms;
+
     @Option(names = "--limit", paramLabel = "N", description = "Bound on any single walk through code, in instructions (0 = the protocol's default).")
     long limit;
 
@@ -99,9 +107,19 @@ final class InputOptions {
     }
 
     /** One source to process: its protocol and its decoder input. */
-    record Job(TraceProtocol protocol, DecodeInput input, String label, io.armtrace.source.TraceSegments segments) {
+    record Job(TraceProtocol protocol, DecodeInput input, String label, io.armtrace.source.TraceSegments segments,
+               io.armtrace.api.TraceSource source) {
         Job(TraceProtocol protocol, DecodeInput input, String label) {
-            this(protocol, input, label, null);
+            this(protocol, input, label, null, null);
+        }
+
+        Job(TraceProtocol protocol, DecodeInput input, String label, io.armtrace.source.TraceSegments segments) {
+            this(protocol, input, label, segments, null);
+        }
+
+        /** A new follower of the running thread for a recording's CPU, else null. */
+        io.armtrace.trace.RunningThread runningThread() {
+            return source == null ? null : source.runningThread();
         }
 
         /** Decodes the job into {@code sink} (segment by segment when it has segments); does not end the sink. */
@@ -236,8 +254,18 @@ final class InputOptions {
                         throw new InputException("--symdir " + Messages.shorten(d.toString()) + ": is not a directory.");
                     }
                 }
-                decoder = io.armtrace.api.Decoder.openRecording(snapshot, symdirs, b.build());
+                for (Path f : new Path[] {vmlinux, kallsyms}) {
+                    if (f != null && !java.nio.file.Files.isRegularFile(f)) {
+                        throw new InputException("--" + (f == vmlinux ? "vmlinux" : "kallsyms") + " " + Messages.shorten(f.toString())
+                                + ": is not a file.");
+                    }
+                }
+                decoder = io.armtrace.api.Decoder.openRecording(snapshot, symdirs, vmlinux, kallsyms, b.build());
             } else {
+                if (vmlinux != null || kallsyms != null) {
+                    throw new InputException((vmlinux != null ? "--vmlinux" : "--kallsyms") + " applies to perf.data recordings; "
+                            + "give a snapshot's or a trace's program with --image.");
+                }
                 decoder = io.armtrace.api.Decoder.openSnapshot(snapshot, b.build());
             }
             inputFiles.addAll(decoder.files());
@@ -260,7 +288,7 @@ final class InputOptions {
         }
         List<Job> jobs = new ArrayList<>();
         for (io.armtrace.api.TraceSource s : decoder.sources()) {
-            jobs.add(new Job(s.protocol(), s.input(), s.label(), s.segments()));
+            jobs.add(new Job(s.protocol(), s.input(), s.label(), s.segments(), s));
         }
         return jobs;
     }

@@ -5,6 +5,7 @@ import io.armtrace.protocol.UnsupportedProtocolException;
 import io.armtrace.source.InputException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.util.List;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -12,14 +13,68 @@ import picocli.CommandLine.Command;
 @Command(name = "armtrace", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
         description = "Decodes Arm program-flow trace (ETMv1/v2, ETMv3, PFT/PTM, MTB) into the instructions the "
                 + "processor executed, and software trace (ITM/DWT, STM) into its messages; synthesizes trace from known "
-                + "executions.",
-        subcommands = {DecodeCommand.class, PacketsCommand.class, ItmCommand.class, InfoCommand.class, DeformatCommand.class,
-                EncodeCommand.class, StatsCommand.class, MergeCommand.class,
-                ProfileCommand.class, CallgraphCommand.class, CoverageCommand.class, ReportCommand.class, AutofdoCommand.class, ConvertCommand.class, TimelineCommand.class,
-                CompletionCommand.class, ManCommand.class, CommandLine.HelpCommand.class})
+                + "executions.")
 public final class Main implements Runnable {
     /** Exit code for a user mistake or bad input file. */
     public static final int EXIT_USAGE = 2;
+
+    /**
+     * The subcommands' names, in the order {@code --help} lists them. They are added by {@link #commandLine(String[])}
+     * rather than named in the annotation: picocli builds the model of every subcommand it is given (options,
+     * converters, help text, by reflection), which was most of a short run's time.
+     */
+    private static final String[] NAMES = {"decode", "packets", "itm", "info", "deformat", "encode", "stats", "merge",
+        "profile", "callgraph", "coverage", "report", "autofdo", "convert", "timeline", "completion", "man", "help"};
+
+    /** The subcommand called {@code name}; a class is loaded only when its command is made. */
+    private static Object newCommand(String name) {
+        return switch (name) {
+            case "decode" -> new DecodeCommand();
+            case "packets" -> new PacketsCommand();
+            case "itm" -> new ItmCommand();
+            case "info" -> new InfoCommand();
+            case "deformat" -> new DeformatCommand();
+            case "encode" -> new EncodeCommand();
+            case "stats" -> new StatsCommand();
+            case "merge" -> new MergeCommand();
+            case "profile" -> new ProfileCommand();
+            case "callgraph" -> new CallgraphCommand();
+            case "coverage" -> new CoverageCommand();
+            case "report" -> new ReportCommand();
+            case "autofdo" -> new AutofdoCommand();
+            case "convert" -> new ConvertCommand();
+            case "timeline" -> new TimelineCommand();
+            case "completion" -> new CompletionCommand();
+            case "man" -> new ManCommand();
+            case "help" -> new CommandLine.HelpCommand();
+            default -> throw new IllegalArgumentException(name);
+        };
+    }
+
+    /** The whole command, every subcommand in it (completion scripts, the manual page, tests). */
+    static CommandLine commandLine() {
+        CommandLine cl = new CommandLine(new Main());
+        for (String name : NAMES) {
+            cl.addSubcommand(name, newCommand(name));
+        }
+        return cl;
+    }
+
+    /**
+     * The command as far as {@code args} need it: with only the subcommand that {@code args} start with, and whole
+     * otherwise (top-level help, an unknown command, and the subcommands that describe all the others: help,
+     * completion, man). What picocli prints and parses is the same either way, as a subcommand's parsing, help and
+     * messages do not depend on its siblings.
+     */
+    static CommandLine commandLine(String[] args) {
+        if (args.length > 0 && java.util.Arrays.asList(NAMES).contains(args[0])
+                && !List.of("help", "completion", "man").contains(args[0])) {
+            CommandLine cl = new CommandLine(new Main());
+            cl.addSubcommand(args[0], newCommand(args[0]));
+            return cl;
+        }
+        return commandLine();
+    }
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -171,7 +226,15 @@ public final class Main implements Runnable {
             }
         }
         final boolean showStack = debug;
-        CommandLine cl = new CommandLine(new Main());
+        if (args.length == 1 && (args[0].equals("--version") || args[0].equals("-V"))) {
+            // what picocli would print for the same words, without the half of a short run it takes to set up
+            for (String line : new Version().getVersion()) {
+                out.println(line);
+            }
+            out.flush();
+            return out.checkError() ? standardOutputLost(err, showStack) : 0;
+        }
+        CommandLine cl = commandLine(args);
         cl.setOut(out);
         cl.setErr(err);
         cl.setCaseInsensitiveEnumValuesAllowed(true);
@@ -245,9 +308,14 @@ public final class Main implements Runnable {
             return outputLost(lost, err, showStack);
         }
         if (code == 0 && out.checkError()) {
-            return outputLost(new OutputFile.OutputFailure("standard output: writing failed (disk full, or the reader "
-                    + "went away); the output is incomplete."), err, showStack);
+            return standardOutputLost(err, showStack);
         }
         return code;
+    }
+
+    /** The exit code when what was printed to standard output did not all get there, after its sentence. */
+    private static int standardOutputLost(PrintWriter err, boolean showStack) {
+        return outputLost(new OutputFile.OutputFailure("standard output: writing failed (disk full, or the reader "
+                + "went away); the output is incomplete."), err, showStack);
     }
 }

@@ -65,7 +65,7 @@ public final class PacketListing implements AutoCloseable {
      */
     public String jsonLine(int traceId, Packet packet) throws IOException {
         java.io.StringWriter w = new java.io.StringWriter(128);
-        try (com.fasterxml.jackson.core.JsonGenerator g = JSON.createGenerator(w)) {
+        try (com.fasterxml.jackson.core.JsonGenerator g = Json.FACTORY.createGenerator(w)) {
             g.writeStartObject();
             if (traceId >= 0) {
                 g.writeNumberField("src", traceId);
@@ -88,7 +88,10 @@ public final class PacketListing implements AutoCloseable {
         return w.toString();
     }
 
-    private static final com.fasterxml.jackson.core.JsonFactory JSON = new com.fasterxml.jackson.core.JsonFactory();
+    /** Made on first use: a text listing loads no JSON library (docs/performance.md, "Start-up"). */
+    private static final class Json {
+        static final com.fasterxml.jackson.core.JsonFactory FACTORY = new com.fasterxml.jackson.core.JsonFactory();
+    }
 
     /** {@code packet} with its first raw bytes (at most {@link #MAX_BYTES}, fewer where the data ends). */
     public Packet withBytes(Packet packet) throws IOException {

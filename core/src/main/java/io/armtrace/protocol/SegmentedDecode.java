@@ -25,7 +25,26 @@ final class SegmentedDecode {
                 sink.accept(new Gap(input.traceId(), "trace break: " + s.breakReason(), s.offset()));
             }
             DecodeInput piece = input.withData(s.data());
+            if (input.code() != null && s.offset() != 0) {
+                // the code memory counts positions in the whole input, the segment's decoder from its start
+                piece = new DecodeInput(piece.traceId(), piece.registers(), piece.image(), piece.data(), piece.options(),
+                        new ShiftedCode(input.code(), s.offset()));
+            }
             protocol.decode(piece, s.offset() == 0 ? sink : new Shifted(sink, s.offset()));
+        }
+    }
+
+    /** A segment's view of the whole input's code memory: its positions moved by the segment's offset. */
+    private record ShiftedCode(io.armtrace.image.CodeMemory whole, long by) implements io.armtrace.image.CodeMemory {
+        @Override
+        public io.armtrace.image.MemoryImage at(io.armtrace.image.AddressSpace space, long position) {
+            return whole.at(space, position + by);
+        }
+
+        @Override
+        public long changesAfter(long position) {
+            long c = whole.changesAfter(position + by);
+            return c == Long.MAX_VALUE ? c : c - by;
         }
     }
 

@@ -283,7 +283,7 @@ public final class AutoFdoProfile {
 
         /**
          * The flow is interrupted between two ranges: an exception or a return from one, lost trace, code
-         * without an image, a restart of tracing, a context change, a decode error, or instructions whose
+         * without an image, a restart of tracing, a decode error, or instructions whose
          * addresses are unknown. Neither the run nor a pending branch goes on across it.
          */
         private void interrupt() {
@@ -353,7 +353,11 @@ public final class AutoFdoProfile {
 
         @Override
         public void visit(Context context) {
-            interrupt();
+            // a context element (ETMv4 sends one with the target address of many branches, perf's CONTEXTIDR
+            // writes one at each switch) says which process runs, not that the flow stopped: the run ends
+            // here, but a branch waiting for its target still gets it (as perf counts it); a target in
+            // another binary is not counted (see branch)
+            close();
         }
 
         @Override

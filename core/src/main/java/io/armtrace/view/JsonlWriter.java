@@ -10,6 +10,7 @@ import io.armtrace.trace.CycleCount;
 import io.armtrace.trace.DataTrace;
 import io.armtrace.trace.DecodeError;
 import io.armtrace.trace.ElementSink;
+import io.armtrace.trace.RunningThread;
 import io.armtrace.trace.ElementVisitor;
 import io.armtrace.trace.Event;
 import io.armtrace.trace.EventCounterWrap;
@@ -46,6 +47,7 @@ public final class JsonlWriter implements ElementSink, ElementVisitor {
     private final boolean ranges;
     private Annotator annotator;
     private Timeline timeline;
+    private RunningThread thread;
     private char[] textBuf = new char[64];
 
     /**
@@ -94,6 +96,33 @@ public final class JsonlWriter implements ElementSink, ElementVisitor {
         return this;
     }
 
+    /**
+     * Adds {@code pid}, {@code tid}, {@code cpu} and {@code time} (nanoseconds, the recording's clock) to every
+     * {@code insn} and {@code range}, read from {@code thread}, a stage that feeds this writer (a recording's).
+     */
+    public JsonlWriter thread(RunningThread thread) {
+        this.thread = thread;
+        return this;
+    }
+
+    private static final SerializedString F_PID = new SerializedString("pid");
+    private static final SerializedString F_TID = new SerializedString("tid");
+    private static final SerializedString F_CPU = new SerializedString("cpu");
+    private static final SerializedString F_TIME = new SerializedString("time");
+
+    private void threadFields() throws IOException {
+        g.writeFieldName(F_PID);
+        g.writeNumber(thread.pid());
+        g.writeFieldName(F_TID);
+        g.writeNumber(thread.tid());
+        g.writeFieldName(F_CPU);
+        g.writeNumber(thread.cpu());
+        if (thread.time() >= 0) {
+            g.writeFieldName(F_TIME);
+            g.writeNumber(thread.time());
+        }
+    }
+
     private static final SerializedString F_SYM = new SerializedString("sym");
     private static final SerializedString F_FILE = new SerializedString("file");
     private static final SerializedString F_LINE = new SerializedString("line");
@@ -137,6 +166,9 @@ public final class JsonlWriter implements ElementSink, ElementVisitor {
             }
         }
         timeFields();
+        if (thread != null) {
+            threadFields();
+        }
     }
 
     /**
@@ -315,7 +347,7 @@ public final class JsonlWriter implements ElementSink, ElementVisitor {
             g.writeNumber(size);
             g.writeFieldName(F_EXECUTED);
             g.writeBoolean(i < r.count() - 1 || r.lastExecuted());
-            if (annotator != null || timeline != null) { // any optional per-instruction field asked for
+            if (annotator != null || timeline != null || thread != null) { // any optional per-instruction field asked for
                 instructionFields(a, size, r.isa());
             }
             endLine();

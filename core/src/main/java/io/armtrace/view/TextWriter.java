@@ -9,6 +9,7 @@ import io.armtrace.trace.CycleCount;
 import io.armtrace.trace.DataTrace;
 import io.armtrace.trace.DecodeError;
 import io.armtrace.trace.ElementSink;
+import io.armtrace.trace.RunningThread;
 import io.armtrace.trace.ElementVisitor;
 import io.armtrace.trace.Event;
 import io.armtrace.trace.EventCounterWrap;
@@ -47,6 +48,7 @@ public final class TextWriter implements ElementSink, ElementVisitor {
     private final StringBuilder line = new StringBuilder(128);
     private Annotator annotator;
     private Timeline timeline;
+    private RunningThread thread;
     private boolean tailChainPending;
     private int tailChainSource;
 
@@ -85,6 +87,51 @@ public final class TextWriter implements ElementSink, ElementVisitor {
         return this;
     }
 
+    /**
+     * Starts every line (after the {@link #time} columns, when shown) with four columns, the process and thread
+     * IDs, the CPU and the time in seconds of the recording's clock ({@code -} where unknown), read from
+     * {@code thread}, a stage that feeds this writer: a recording's, as perf script shows them. Call after
+     * {@link #time}.
+     */
+    public TextWriter thread(RunningThread thread) {
+        this.thread = thread;
+        if (thread != null) {
+            String header = (withSource ? "src    " : "") + (timeline != null ? TIME_HEADER + "  " : "") + THREAD_HEADER + NEWLINE;
+            if (timeline != null) {
+                pending.setLength(0); // the time columns' header line, said again with these
+            }
+            pending.append(header);
+        }
+        return this;
+    }
+
+    /** The titles of the {@link #thread} columns: 7, 7, 3 and 16 characters wide, as {@link #threadColumns} writes them. */
+    static final String THREAD_HEADER = "    pid     tid cpu             time";
+
+    private void threadColumns() {
+        column(thread.pid(), 7);
+        line.append(' ');
+        column(thread.tid(), 7);
+        line.append(' ');
+        column(thread.cpu(), 3);
+        line.append(' ');
+        long t = thread.time();
+        if (t < 0) {
+            for (int i = 1; i < 16; i++) {
+                line.append(' ');
+            }
+            line.append('-');
+        } else {
+            String sec = Long.toString(t / 1_000_000_000L);
+            String ns = Long.toString(1_000_000_000L + t % 1_000_000_000L).substring(1);
+            for (int i = sec.length() + 10; i < 16; i++) {
+                line.append(' ');
+            }
+            line.append(sec).append('.').append(ns);
+        }
+        line.append("  ");
+    }
+
     /** The titles of the {@link #time} columns: 10 and 14 characters wide, as {@link #timeColumns} writes them. */
     static final String TIME_HEADER = "    cycles      timestamp";
 
@@ -106,6 +153,9 @@ public final class TextWriter implements ElementSink, ElementVisitor {
         }
         if (timeline != null) {
             timeColumns();
+        }
+        if (thread != null) {
+            threadColumns();
         }
         return line;
     }
@@ -238,7 +288,7 @@ public final class TextWriter implements ElementSink, ElementVisitor {
 
     /** {@code cycles N}; without columns built straight into the pending lines. */
     private void cycles(CycleCount c) {
-        if (!withSource && timeline == null) {
+        if (!withSource && timeline == null && thread == null) {
             pending.append("cycles ").append(c.cycles()).append(NEWLINE);
             if (pending.length() >= PENDING) {
                 writePending();
@@ -258,6 +308,9 @@ public final class TextWriter implements ElementSink, ElementVisitor {
             }
             if (timeline != null) {
                 timeColumns();
+            }
+            if (thread != null) {
+                threadColumns();
             }
             line.append("exception return");
             emit();

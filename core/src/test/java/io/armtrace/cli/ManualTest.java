@@ -28,7 +28,7 @@ class ManualTest {
         CliTest.Result r = CliTest.run("completion", "bash");
         assertThat(r.exit()).isZero();
         assertThat(r.out()).startsWith("#!/usr/bin/env bash").contains("complete -F");
-        CommandLine cl = new CommandLine(new Main());
+        CommandLine cl = Main.commandLine();
         for (var e : cl.getSubcommands().entrySet()) {
             assertThat(r.out()).contains(e.getKey());
             for (var o : e.getValue().getCommandSpec().options()) {
@@ -50,7 +50,7 @@ class ManualTest {
             }
         }
         assertThat(page).startsWith(".TH ARMTRACE 1").contains(".SH NAME\narmtrace \\- ");
-        CommandLine cl = new CommandLine(new Main());
+        CommandLine cl = Main.commandLine();
         for (var e : cl.getSubcommands().entrySet()) {
             if (e.getKey().equals("help")) {
                 continue;

@@ -42,6 +42,10 @@ class PerfDecodeTest {
 
         List<String> theirs = withoutOffsets(fromSnapshot.out());
         List<String> ours = withoutOffsets(fromRecording.out());
+        // a recording's instructions say which thread ran them, where and when (a snapshot knows none of it)
+        assertThat(ours.stream().filter(l -> l.startsWith("{\"type\":\"insn\"")))
+                .allMatch(l -> l.matches(".*,\"pid\":-?[0-9]+,\"tid\":-?[0-9]+,\"cpu\":[0-9]+,\"time\":[0-9]+}"));
+        ours.replaceAll(l -> l.replaceAll(",\"pid\":-?[0-9]+,\"tid\":-?[0-9]+,\"cpu\":[0-9]+(,\"time\":[0-9]+)?", ""));
         // CPU 6's two AUX fragments: after the first, the AUX record says the buffer was full (data lost)
         int gap = ours.indexOf("{\"type\":\"gap\",\"src\":28,\"reason\":\"trace break: AUX data lost: buffer full (AUX record flag truncated)\"}");
         assertThat(gap).as("the break between CPU 6's AUX buffers").isPositive();
@@ -59,6 +63,14 @@ class PerfDecodeTest {
         assertThat(fromRecording.err()).contains("/vendor/lib/modules/incrementalfs.ko was not found");
         assertThat(fromRecording.err().split("incrementalfs.ko", -1)).hasSize(2);
         assertThat(fromRecording.err()).contains("more mapped binaries were not found");
+    }
+
+    /** The README's profile command on the real recording: CPU 6's 46 instructions (the decode's above) in 9 ranges. */
+    @Test
+    void theProfileOfTheRecording() {
+        CliTest.Result r = CliTest.run("profile", PerfDataCliTest.KERNEL, "--symdir", "conformance/perfdata");
+        assertThat(r.exit()).as(r.err()).isZero();
+        assertThat(r.out()).contains("# CPU 6 (ETM4, trace ID 0x1c)\n46 instructions in 9 ranges\n");
     }
 
     @Test
@@ -92,8 +104,11 @@ class PerfDecodeTest {
                 .containsExactly(org.assertj.core.groups.Tuple.tuple(0L, null),
                         org.assertj.core.groups.Tuple.tuple(16368L, "AUX data lost: buffer full (AUX record flag truncated)"));
         assertThat(d.sources().get(1).input().data().storedBytes()).isEqualTo(22832);
-        // the kernel itself and 343 other modules are not in the symdir: five named, then the count
-        assertThat(warnings).hasSize(6).allMatch(w -> w.startsWith(kernel.toString()));
+        // the kernel's own code is not given (--vmlinux), and 344 modules are not in the symdir: five named, then the count
+        assertThat(warnings).hasSize(7).allMatch(w -> w.startsWith(kernel.toString()));
+        assertThat(warnings.get(0)).isEqualTo(kernel + ": the kernel's code ([kernel.kallsyms]_stext) was not given (give --vmlinux FILE,"
+                + " the kernel's ELF file); its code gives no_image elements.");
+        assertThat(warnings.get(6)).startsWith(kernel + ": 339 more mapped binaries were not found");
 
         io.armtrace.api.Decoder one = io.armtrace.api.Decoder.openRecording(kernel, symdirs,
                 io.armtrace.api.DecodeOptions.builder().source(0x1c).build());

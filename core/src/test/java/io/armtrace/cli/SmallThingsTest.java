@@ -60,7 +60,7 @@ class SmallThingsTest {
         String script = r.out();
         assertThat(script).startsWith("#compdef armtrace\n").contains("_arguments").contains("compdef _armtrace armtrace")
                 .doesNotContain("complete -F").doesNotContain("bashcompinit");
-        CommandLine cl = new CommandLine(new Main());
+        CommandLine cl = Main.commandLine();
         for (var e : cl.getSubcommands().entrySet()) {
             assertThat(script).contains("\n    " + e.getKey() + ")\n").contains("'" + e.getKey() + ":");
             String body = script.substring(script.indexOf("\n    " + e.getKey() + ")\n"));

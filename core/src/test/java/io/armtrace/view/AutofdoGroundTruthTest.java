@@ -14,7 +14,10 @@ import io.armtrace.protocol.EncodeOutput;
 import io.armtrace.protocol.Protocols;
 import io.armtrace.protocol.TraceProtocol;
 import io.armtrace.source.TraceData;
+import io.armtrace.trace.Context;
 import io.armtrace.trace.ElementSink;
+import io.armtrace.trace.InstructionRange;
+import io.armtrace.trace.TraceElement;
 import io.armtrace.trace.Isa;
 import io.armtrace.trace.WaypointKind;
 import java.io.IOException;
@@ -142,6 +145,41 @@ class AutofdoGroundTruthTest {
     @ParameterizedTest(name = "{0} {1}")
     @MethodSource("cases")
     void runsAndBranchesOfTheDecodedTraceEqualTheExecution(String name, String protocol) throws IOException {
+        check(name, protocol, false);
+    }
+
+    /**
+     * The same with a context element after every range that ends in a taken branch, where an ETMv4 trace
+     * unit sends one with the branch's target address (an address with context packet) and a recording's
+     * CONTEXTIDR writes put one: it names the process, and the branch is still counted with its target.
+     */
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("cases")
+    void aContextElementBetweenABranchAndItsTargetLeavesTheProfileAsItIs(String name, String protocol) throws IOException {
+        check(name, protocol, true);
+    }
+
+    /** Passes the elements on, with a context element after each range whose last instruction is a taken branch. */
+    private static ElementSink contextAfterBranches(ElementSink sink, int[] inserted) {
+        return new ElementSink() {
+            @Override
+            public void accept(TraceElement e) {
+                sink.accept(e);
+                if (e instanceof InstructionRange r && r.lastExecuted() && (r.lastKind() == WaypointKind.DIRECT_BRANCH
+                        || r.lastKind() == WaypointKind.INDIRECT_BRANCH)) {
+                    sink.accept(new Context(r.source(), 0x1234, 0, false, false));
+                    inserted[0]++;
+                }
+            }
+
+            @Override
+            public void end() {
+                sink.end();
+            }
+        };
+    }
+
+    private void check(String name, String protocol, boolean contexts) throws IOException {
         GroundTruth.Case c = GroundTruth.load(name);
         // the program from a file, as a user gives it: the profile's binary is that file
         Path elf = dir.resolve(name + ".elf");
@@ -151,11 +189,13 @@ class AutofdoGroundTruthTest {
         EncodeOutput enc = p.encode(c.execution(), image,
                 protocol.equals("mtb") ? Map.of("buffer-size", "1048576") : Map.of());
         AutoFdoProfile profile = new AutoFdoProfile();
-        ElementSink sink = profile.stream(image.memory());
+        int[] inserted = new int[1];
+        ElementSink sink = contexts ? contextAfterBranches(profile.stream(image.memory()), inserted) : profile.stream(image.memory());
         p.decode(new DecodeInput(0x10, enc.registers(), image, TraceData.of(name, enc.trace()), DecodeOptions.DEFAULT), sink);
         sink.end();
 
         Expected expected = fromExecution(c, image, protocol.equals("mtb"));
+        assertThat(inserted[0] > 0).isEqualTo(contexts);
         assertThat(profile.binaries()).hasSize(1);
         AutoFdoProfile.Counts counts = profile.binaries().get(0);
         assertThat(counts.binary().path()).isEqualTo(elf.toString());

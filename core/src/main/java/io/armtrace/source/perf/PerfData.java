@@ -148,6 +148,7 @@ public final class PerfData {
     final List<AuxBuffer> auxBuffers = new ArrayList<>();
     final List<AuxRecord> auxRecords = new ArrayList<>();
     final List<long[]> itraceStarts = new ArrayList<>();
+    final List<SwitchEvent> switchEvents = new ArrayList<>();
     private Map<AuxQueue, List<AuxSegment>> segments;
     private Map<AuxQueue, List<AuxLoss>> losses;
     private Mappings mappingIndex;
@@ -364,6 +365,11 @@ public final class PerfData {
 
     public List<ThreadEvent> threads() {
         return Collections.unmodifiableList(threads);
+    }
+
+    /** SWITCH and SWITCH_CPU_WIDE records that say their CPU and time, in the order of the file. */
+    public List<SwitchEvent> switchEvents() {
+        return Collections.unmodifiableList(switchEvents);
     }
 
     /** ITRACE_START records: {pid, tid, cpu, time}. */

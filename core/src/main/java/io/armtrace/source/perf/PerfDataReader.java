@@ -641,9 +641,16 @@ final class PerfDataReader {
                 break;
             }
             case PerfData.SWITCH:
-            case PerfData.SWITCH_CPU_WIDE:
+            case PerfData.SWITCH_CPU_WIDE: {
                 out.switches++;
+                boolean wide = type == PerfData.SWITCH_CPU_WIDE;
+                long[] id = sampleId(b, at, recSize, wide ? 16 : 8);
+                if (id[CPU] >= 0 && id[TIME] >= 0 && (!wide || recSize >= 16)) { // (a record without them says nothing usable)
+                    out.keep(out.switchEvents, new SwitchEvent((int) id[CPU], id[TIME], (misc & PerfData.MISC_SWITCH_OUT) != 0,
+                            (int) id[0], (int) id[1], wide ? b.getInt(at + 8) : -1, wide ? b.getInt(at + 12) : -1));
+                }
                 break;
+            }
             case PerfData.AUX_OUTPUT_HW_ID: {
                 need(recSize, 16, type, fileOffset);
                 long[] id = sampleId(b, at, recSize, 16);

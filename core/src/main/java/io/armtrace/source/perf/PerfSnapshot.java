@@ -94,7 +94,33 @@ public final class PerfSnapshot {
     }
 
     /** The code of a recording: the mappings placed, and the recorded paths of those with no file found. */
-    record Code(List<Placed> placed, List<String> missing) {
+    record Code(List<Placed> placed, List<String> missing, String kernelMissing) {
+        Code(List<Placed> placed, List<String> missing) {
+            this(placed, missing, null);
+        }
+    }
+
+    /** The kernel's own mapping, which perf names {@code [kernel.kallsyms]_text} (simpleperf: {@code _stext}). */
+    static boolean isKernelImage(Mapping m) {
+        return m.path() != null && m.path().startsWith("[kernel.kallsyms]");
+    }
+
+    /**
+     * The kernel's ELF file (vmlinux) placed where the recording says the kernel ran: moved by the difference
+     * between the mapping's start and the address the file gives the symbol the mapping is named after
+     * ({@code _text}, {@code _stext}), which is the kernel's address space layout randomisation; unmoved
+     * when the file lacks that symbol.
+     */
+    static MemoryImage placeKernel(Mapping m, Path vmlinux) {
+        ProgramImage img = ElfImage.load(vmlinux);
+        String name = m.path().substring("[kernel.kallsyms]".length());
+        io.armtrace.image.Symbol anchor = name.isEmpty() ? null : img.symbols().find(name);
+        long bias = anchor == null ? 0 : m.start() - anchor.address();
+        MemoryImage out = new MemoryImage();
+        for (MemoryImage.Region r : img.memory().regions()) {
+            out.add(r.start() + bias, r.bytes(), r.name());
+        }
+        return out;
     }
 
     /**
@@ -103,11 +129,25 @@ public final class PerfSnapshot {
      * 10000) as missing.
      */
     static Code code(PerfData data, List<Path> symdirs) {
+        return code(data, symdirs, null);
+    }
+
+    /** As {@link #code(PerfData, List)}, with the kernel's ELF file {@code vmlinux} (or null) for the kernel's mapping. */
+    static Code code(PerfData data, List<Path> symdirs, Path vmlinux) {
         List<Placed> placed = new ArrayList<>();
         List<String> missing = new ArrayList<>();
+        String kernelMissing = null;
         Map<String, Boolean> seen = new LinkedHashMap<>();
         for (Mapping m : data.mappings().all()) {
             if (!m.executable() || seen.putIfAbsent(m.path() + "@" + Long.toHexString(m.start()), true) != null) {
+                continue;
+            }
+            if (isKernelImage(m)) {
+                if (vmlinux != null) {
+                    placed.add(new Placed(m, vmlinux, placeKernel(m, vmlinux)));
+                } else if (kernelMissing == null) {
+                    kernelMissing = m.path();
+                }
                 continue;
             }
             Path file = find(m, symdirs);
@@ -123,7 +163,7 @@ public final class PerfSnapshot {
                 missing.add(m.path());
             }
         }
-        return new Code(placed, missing);
+        return new Code(placed, missing, kernelMissing);
     }
 
     /** The device type OpenCSD's snapshot reader gives a trace unit of this kind. */

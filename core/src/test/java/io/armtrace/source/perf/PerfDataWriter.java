@@ -150,6 +150,14 @@ final class PerfDataWriter {
         return add(b);
     }
 
+    /** SWITCH_CPU_WIDE: {@code pid}/{@code tid} switched in (or out), the other thread of the switch in the body. */
+    PerfDataWriter switchCpuWide(boolean out, int pid, int tid, int otherPid, int otherTid, long time, int cpu) {
+        ByteBuffer b = record(PerfData.SWITCH_CPU_WIDE, out ? PerfData.MISC_SWITCH_OUT : 0, 8);
+        b.putInt(otherPid).putInt(otherTid);
+        sampleId(b, pid, tid, time, cpu);
+        return add(b);
+    }
+
     PerfDataWriter lost(long count, int cpu) {
         ByteBuffer b = record(PerfData.LOST, 0, 16);
         b.putLong(EVENT_ID).putLong(count);
