@@ -57,14 +57,31 @@ final class DecodeCommand implements Callable<Integer> {
     CommandLine.Model.CommandSpec spec;
 
     @Option(names = "--jobs", paramLabel = "N",
-            description = "Decode up to N sources at once (default: the number of processors). Output is the same as one at a time.")
+            description = "Threads to decode with (default: the number of processors): several sources at once, or one "
+                    + "large source cut into pieces (see --chunk-size). Output is the same as with --jobs 1, which "
+                    + "decodes on one thread.")
     int threads = Runtime.getRuntime().availableProcessors();
 
     @Option(names = "--chunk-size", paramLabel = "BYTES", converter = ByteSize.class,
             description = "Cut one source larger than BYTES (K, M, G suffixes, e.g. 8M) at sync points and decode its "
-                    + "pieces on the --jobs threads at once (ETMv3, PTM). Output is the same as in one piece. Off by "
-                    + "default: handing the pieces' elements to the one writer costs about as much CPU as it saves.")
-    long chunkSize;
+                    + "pieces on the --jobs threads at once (ETMv3, PTM, ETMv4). Output is the same as in one piece. "
+                    + "Default: a source of at least 8M is cut into pieces of 4M when --jobs is above 1, the machine "
+                    + "has 4 or more processors and the listing is plain (no --last, --time or filter); --jobs 1 "
+                    + "decodes in one piece.")
+    Long chunkSize;
+
+    /**
+     * The automatic split (docs/performance.md): sources from {@link #AUTO_MIN_SOURCE} on, in pieces of this
+     * size. Smaller pieces keep less of the listing in memory while it waits for its turn (a listing is 10 to 40
+     * times its trace), larger ones spend less on finding seams.
+     */
+    static final long AUTO_CHUNK_SIZE = 4L << 20;
+    static final long AUTO_MIN_SOURCE = 8L << 20;
+    /**
+     * ... on a machine with at least this many processors: on two, the pieces took 1.3 to 1.9 times the CPU time
+     * of one decode in the measurements so far (docs/performance.md), which leaves little or no gain.
+     */
+    static final int AUTO_MIN_PROCESSORS = 4;
 
     @Override
     public Integer call() throws Exception {
@@ -283,18 +300,10 @@ final class DecodeCommand implements Callable<Integer> {
         // a recording's CPU: pid, tid, cpu and time columns, as perf script shows them (not with --last, which
         // writes instructions after the whole trace is read, when the thread is that of its end)
         io.armtrace.trace.RunningThread thread = last == null ? job.runningThread() : null;
-        if (format == Format.jsonl) {
-            sink = new JsonlWriter(out, job.input().image(), several, ranges).annotate(annotate,
-                            job.protocol().profile(job.input().registers()))
-                    .time(time ? timeline : null).thread(thread);
-        } else {
-            if (several) {
-                out.println("# " + job.label() + ": " + job.protocol().title());
-            }
-            sink = new TextWriter(out, job.input().image(), perInstruction, several,
-                    job.protocol().profile(job.input().registers()))
-                    .annotate(annotate).time(time ? timeline : null).thread(thread);
+        if (format == Format.text && several) {
+            out.println("# " + job.label() + ": " + job.protocol().title());
         }
+        sink = listingWriter(job, out, several, timeline, thread);
         if (last != null) {
             sink = new io.armtrace.view.LastInstructions(sink, last);
         }
@@ -309,7 +318,18 @@ final class DecodeCommand implements Callable<Integer> {
         sink = seen;
         // the bar counts the stored bytes (the file, formatted or not) against their size: no extra pass over the trace
         long size = progress ? job.input().data().storedBytes() : -1;
-        boolean split = chunkSize > 0 && !several && threads > 1 && (size < 0 || size > chunkSize);
+        // a plain listing: each piece formats its own elements, and only bytes are joined
+        boolean plain = last == null && timeline == null && thread == null && !filter.active();
+        long pieceSize = pieceSize(job, several, plain);
+        boolean split = pieceSize > 0 && (size < 0 || size > pieceSize);
+        if (split && plain && job.segments() == null) {
+            io.armtrace.protocol.ChunkedDecode.Split done = io.armtrace.protocol.ChunkedDecode.decode(job.protocol(),
+                    job.input(), new io.armtrace.view.ListingPieces(w -> listingWriter(job, w, false, null, null),
+                            ByteWriter.charsetOf(out)),
+                    ByteWriter.bytesOf(out, ByteWriter.charsetOf(out)), threads, pieceSize);
+            out.flush();
+            return done.listed() > 0;
+        }
         if (job.segments() != null) {
             // a recording's AUX buffers: each decoded from a reset, one after the other
             job.decode(sink);
@@ -320,12 +340,50 @@ final class DecodeCommand implements Callable<Integer> {
                 job.protocol().decode(in.withData(bar.track(in.data())), sink);
             }
         } else if (split) {
-            io.armtrace.protocol.ChunkedDecode.decode(job.protocol(), job.input(), sink, threads, chunkSize);
+            io.armtrace.protocol.ChunkedDecode.decode(job.protocol(), job.input(), sink, threads, pieceSize);
         } else {
             job.decode(sink);
         }
         sink.end();
         return seen.any;
+    }
+
+    /**
+     * The size of the pieces one source is cut into, or 0 to decode it in one piece: as {@code --chunk-size} says;
+     * without it, {@link #AUTO_CHUNK_SIZE} for a source at least that large when there are threads to share the
+     * work and each piece can format its own listing (a --last, --time or filter stage sees the whole stream).
+     */
+    private long pieceSize(InputOptions.Job job, boolean several, boolean plain) {
+        if (several || threads <= 1 || job.segments() != null) {
+            return 0;
+        }
+        if (chunkSize != null) {
+            return chunkSize;
+        }
+        return automaticPieceSize(job.input().data().storedBytes(), plain, job.protocol().splits(),
+                Runtime.getRuntime().availableProcessors());
+    }
+
+    /**
+     * The rule without --chunk-size (with more than one thread, one source): pieces of {@link #AUTO_CHUNK_SIZE}
+     * for a source of {@code storedBytes} at least {@link #AUTO_MIN_SOURCE} whose protocol splits, when the
+     * listing is plain and the machine has at least {@link #AUTO_MIN_PROCESSORS} processors.
+     */
+    static long automaticPieceSize(long storedBytes, boolean plain, boolean splits, int processors) {
+        return plain && splits && storedBytes >= AUTO_MIN_SOURCE && processors >= AUTO_MIN_PROCESSORS ? AUTO_CHUNK_SIZE : 0;
+    }
+
+    /** The writer {@code armtrace decode} makes for {@code job}, writing to {@code out}. */
+    ElementSink listingWriter(InputOptions.Job job, PrintWriter out, boolean several, io.armtrace.view.Timeline timeline,
+                              io.armtrace.trace.RunningThread thread) {
+        if (format == Format.jsonl) {
+            return new JsonlWriter(out, job.input().image(), several, ranges).annotate(annotate,
+                            job.protocol().profile(job.input().registers()))
+                    .time(time ? timeline : null).thread(thread);
+        }
+        return new TextWriter(out, job.input().image(), perInstruction, several,
+                job.protocol().profile(job.input().registers()))
+                .annotate(annotate).time(time ? timeline : null).thread(thread);
     }
 
     /**

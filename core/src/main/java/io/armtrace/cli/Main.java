@@ -152,8 +152,9 @@ public final class Main implements Runnable {
 
     /** {@link #standardOutput()} over another stream ({@code descriptor}: where to tell a pipe from a file, or null). */
     static PrintWriter standardOutput(java.io.OutputStream stream, Path descriptor) {
-        return new io.armtrace.view.EncodingWriter(new OutputFile.StandardOutput(stream, descriptor),
-                java.nio.charset.Charset.defaultCharset(), 1 << 16).printWriter(true);
+        OutputFile.StandardOutput bytes = new OutputFile.StandardOutput(stream, descriptor);
+        java.nio.charset.Charset charset = java.nio.charset.Charset.defaultCharset();
+        return new ByteWriter(new io.armtrace.view.EncodingWriter(bytes, charset, 1 << 16), true, bytes, charset);
     }
 
     /**

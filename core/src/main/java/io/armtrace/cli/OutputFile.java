@@ -74,13 +74,16 @@ final class OutputFile implements Closeable {
             this.checked = new CheckedStream(raw, toReader);
             this.stream = checked;
             // encodes straight into a 64 KiB byte buffer (a listing is nearly all ASCII: one byte store per character)
-            this.writer = new io.armtrace.view.EncodingWriter(checked, StandardCharsets.UTF_8, 1 << 16).printWriter(false);
+            this.writer = new ByteWriter(new io.armtrace.view.EncodingWriter(checked, StandardCharsets.UTF_8, 1 << 16),
+                    false, checked, StandardCharsets.UTF_8);
         } else {
             this.checked = null;
             this.stream = null;
             // standard output buffers itself (Main.standardOutput: 64 KiB of encoded bytes); a listing's
             // lines come in batches, so they reach that buffer without another copy
-            this.writer = new PrintWriter(new NonClosing(stdout), false);
+            this.writer = stdout instanceof ByteWriter b
+                    ? new ByteWriter(new NonClosing(stdout), false, b.stream(), b.charset())
+                    : new PrintWriter(new NonClosing(stdout), false);
         }
     }
 

@@ -31,7 +31,20 @@ public final class ASyncScanner {
         int zeros = 0;
         byte[] buf = new byte[1 << 16];
         int len;
-        while ((len = in.read(buf)) > 0) {
+        while (true) {
+            // the bytes before the next point cannot hold a split point: skip them (a seek for a file). The zeros
+            // counted from there decide the same A-syncs: one starting at offset o qualifies when o >= next,
+            // and then at least zerosBefore of its zeros lie at or after next.
+            if (offset < next) {
+                if (!skip(in, next - offset)) {
+                    break;
+                }
+                offset = next;
+                zeros = 0;
+            }
+            if ((len = in.read(buf, 0, (int) Math.min(buf.length, Math.max(4096, spacing)))) <= 0) {
+                break;
+            }
             for (int i = 0; i < len; i++, offset++) {
                 int v = buf[i] & 0xFF;
                 if (v == 0) {
@@ -49,5 +62,20 @@ public final class ASyncScanner {
             }
         }
         return Arrays.copyOf(found, n);
+    }
+
+    /** Skips {@code n} bytes; false when the stream ends first. */
+    private static boolean skip(InputStream in, long n) throws IOException {
+        while (n > 0) {
+            long s = in.skip(n);
+            if (s > 0) {
+                n -= s;
+            } else if (in.read() < 0) {
+                return false;
+            } else {
+                n--;
+            }
+        }
+        return true;
     }
 }

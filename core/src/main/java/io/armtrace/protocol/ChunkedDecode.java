@@ -2,6 +2,7 @@ package io.armtrace.protocol;
 
 import io.armtrace.trace.ElementCodec;
 import io.armtrace.trace.ElementSink;
+import io.armtrace.trace.PieceFormat;
 import io.armtrace.trace.TraceElement;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -50,13 +51,25 @@ public final class ChunkedDecode {
     private final int threads;
     private final long[] starts;
     private final List<Map<Long, Object>> probes = new ArrayList<>();
+    /** Null when the pieces hand elements to one sink; else how each piece formats its own. */
+    private final PieceFormat format;
+    private final long spillBytes;
+    private final Path tempDir;
     private volatile boolean cancelled;
 
     private ChunkedDecode(TraceProtocol protocol, DecodeInput input, int threads, long[] starts) {
+        this(protocol, input, threads, starts, null, SPILL_BYTES, null);
+    }
+
+    private ChunkedDecode(TraceProtocol protocol, DecodeInput input, int threads, long[] starts, PieceFormat format,
+                          long spillBytes, Path tempDir) {
         this.protocol = protocol;
         this.input = input;
         this.threads = threads;
         this.starts = starts;
+        this.format = format;
+        this.spillBytes = spillBytes;
+        this.tempDir = tempDir;
         // builds the image's piece table here, on the calling thread, before any decoder thread copies it
         input.image().memory().copy();
     }
@@ -90,8 +103,61 @@ public final class ChunkedDecode {
         return new Split(starts.length, seams);
     }
 
-    /** How a decode went: the chunks the trace was cut into, and the seams where one decoder took over. */
-    public record Split(int chunks, int seams) {
+    /**
+     * Decodes {@code input} and writes its listing, as {@code format} makes it, to {@code out}, cut into chunks
+     * of about {@code chunkSize} bytes decoded on {@code threads} threads as {@link #decode(TraceProtocol,
+     * DecodeInput, ElementSink, int, long)} does, with the bytes of a sequential decode. Each chunk formats its
+     * own elements on its own thread; the chunk whose bytes come next in the output writes them straight to
+     * {@code out}, the chunks after it into memory (a temporary file past a share of the heap) until their turn,
+     * so the calling thread only joins bytes. A seam also needs the two formatters in equal states ({@link
+     * PieceFormat.Formatter#state}). The formatter is ended ({@link ElementSink#end}) after the last element;
+     * {@code out} is neither flushed nor closed.
+     */
+    public static Split decode(TraceProtocol protocol, DecodeInput input, PieceFormat format, java.io.OutputStream out,
+                               int threads, long chunkSize) throws IOException {
+        return decode(protocol, input, format, out, threads, chunkSize, formattedSpillBytes(threads), null);
+    }
+
+    /** As above, spilling a chunk's bytes past {@code spillBytes} into a file in {@code tempDir} (null: the default). */
+    static Split decode(TraceProtocol protocol, DecodeInput input, PieceFormat format, java.io.OutputStream out,
+                        int threads, long chunkSize, long spillBytes, Path tempDir) throws IOException {
+        long t0 = System.nanoTime();
+        long[] points = threads > 1 && chunkSize > 0 ? protocol.splitPoints(input, chunkSize) : new long[0];
+        long scan = System.nanoTime() - t0;
+        if (points.length == 0) {
+            PieceFormat.Formatter f = format.open(out);
+            long[] listed = {0};
+            protocol.decode(input, e -> {
+                if (!(e instanceof io.armtrace.trace.Gap)) {
+                    listed[0]++;
+                }
+                f.accept(e);
+            });
+            f.end();
+            return new Split(1, 0, listed[0], new Phases(scan, 0, 0));
+        }
+        long[] starts = new long[points.length + 1];
+        System.arraycopy(points, 0, starts, 1, points.length);
+        return new ChunkedDecode(protocol, input, threads, starts, format, spillBytes, tempDir).runFormatted(out, scan);
+    }
+
+    /**
+     * How a decode went: the chunks the trace was cut into, the seams where one decoder took over, and (for a
+     * formatted decode) how many elements other than gaps were written; -1 when the caller counts them itself.
+     */
+    public record Split(int chunks, int seams, long listed, Phases phases) {
+        public Split(int chunks, int seams) {
+            this(chunks, seams, -1, Phases.NONE);
+        }
+    }
+
+    /**
+     * Where a formatted decode spent time on the calling thread, in nanoseconds: the scan for split points and
+     * the probes (before any chunk decodes), and joining (copying a chunk's kept bytes to the output when its
+     * turn comes). The rest is the chunks' decoders, in parallel. For benchmarks (bench/jobs).
+     */
+    public record Phases(long scanNanos, long probeNanos, long joinNanos) {
+        static final Phases NONE = new Phases(0, 0, 0);
     }
 
     /** Where chunk {@code k}'s decoder ended: at the seam with chunk {@code next} (or -1: the end). */
@@ -116,13 +182,42 @@ public final class ChunkedDecode {
         }
     }
 
+    /**
+     * A formatted chunk's bytes in memory, in a temporary file past this many: a sixteenth of the heap shared
+     * by the chunks in flight (threads + 2), at least 1 MB and at most 256 MB each. A listing is 10 to 40 times
+     * the size of its trace, so more in memory means less copied back from the disk by the joining thread, but
+     * a quarter of the heap made a 50 MB PTM listing take 2 GB of memory and more CPU time than it saved.
+     */
+    static long formattedSpillBytes(int threads) {
+        return Math.max(1L << 20, Math.min(256L << 20, Runtime.getRuntime().maxMemory() / 16 / (threads + 2)));
+    }
+
     /** A chunk's encoded elements: in memory up to {@link #SPILL_BYTES}, then in a temporary file. */
     static final class Spool extends java.io.OutputStream {
+        private final long spillBytes;
+        private final Path directory;
         private final List<byte[]> blocks = new ArrayList<>();
         private int used;
         private long size;
         private Path file;
         private java.io.OutputStream fileOut;
+        /** The first failed write to the file: every later use of the spool fails with it. */
+        private TemporaryFileFailure failure;
+
+        Spool() {
+            this(SPILL_BYTES, null);
+        }
+
+        /** Spills past {@code spillBytes} into a file in {@code directory} (null: {@code java.io.tmpdir}). */
+        Spool(long spillBytes, Path directory) {
+            this.spillBytes = spillBytes;
+            this.directory = directory;
+        }
+
+        /** Bytes written so far. */
+        long size() {
+            return size;
+        }
 
         @Override
         public void write(int b) throws IOException {
@@ -131,21 +226,26 @@ public final class ChunkedDecode {
 
         @Override
         public void write(byte[] b, int off, int len) throws IOException {
-            if (file == null && size + len > SPILL_BYTES) {
+            if (file == null && size + len > spillBytes) {
                 spill();
             }
             size += len;
             if (file != null) {
+                if (failure != null) {
+                    throw failure;
+                }
                 try {
                     fileOut.write(b, off, len);
                 } catch (IOException e) {
-                    throw new TemporaryFileFailure(e);
+                    throw failure = new TemporaryFileFailure(e);
                 }
                 return;
             }
             while (len > 0) {
                 if (blocks.isEmpty() || used == blocks.get(blocks.size() - 1).length) {
-                    blocks.add(new byte[1 << 16]);
+                    // blocks of a megabyte past the first: the garbage collector allocates arrays that large
+                    // outside the young generation and never copies them while they live
+                    blocks.add(new byte[blocks.isEmpty() || spillBytes < (8L << 20) ? 1 << 16 : 1 << 20]);
                     used = 0;
                 }
                 byte[] block = blocks.get(blocks.size() - 1);
@@ -159,24 +259,30 @@ public final class ChunkedDecode {
 
         private void spill() throws IOException {
             try {
-                file = Files.createTempFile("armtrace-chunk", ".elements");
+                file = directory == null ? Files.createTempFile("armtrace-chunk", ".part")
+                        : Files.createTempFile(directory, "armtrace-chunk", ".part");
+                LEFT.add(file);
+                installCleanup();
                 fileOut = new java.io.BufferedOutputStream(Files.newOutputStream(file), 1 << 16);
                 for (int i = 0; i < blocks.size(); i++) {
                     fileOut.write(blocks.get(i), 0, i == blocks.size() - 1 ? used : blocks.get(i).length);
                 }
             } catch (IOException e) {
-                throw new TemporaryFileFailure(e);
+                throw failure = new TemporaryFileFailure(e);
             }
             blocks.clear();
         }
 
         @Override
         public void close() throws IOException {
+            if (failure != null) {
+                throw failure;
+            }
             if (fileOut != null) {
                 try {
                     fileOut.close();
                 } catch (IOException e) {
-                    throw new TemporaryFileFailure(e);
+                    throw failure = new TemporaryFileFailure(e);
                 }
             }
         }
@@ -196,12 +302,76 @@ public final class ChunkedDecode {
         void delete() throws IOException {
             blocks.clear();
             if (fileOut != null) {
-                fileOut.close();
+                try {
+                    fileOut.close();
+                } catch (IOException e) {
+                    // deleted anyway; a failed write was reported where it happened
+                }
             }
             if (file != null) {
                 Files.deleteIfExists(file);
+                LEFT.remove(file);
             }
         }
+
+        /** Writes bytes {@code from} (inclusive) to {@code to} (exclusive) to {@code out}. */
+        void copyTo(long from, long to, java.io.OutputStream out) throws IOException {
+            if (file == null) {
+                long at = 0;
+                for (int i = 0; i < blocks.size() && at < to; i++) {
+                    int len = i == blocks.size() - 1 ? used : blocks.get(i).length;
+                    long lo = Math.max(from, at);
+                    long hi = Math.min(to, at + len);
+                    if (hi > lo) {
+                        out.write(blocks.get(i), (int) (lo - at), (int) (hi - lo));
+                    }
+                    at += len;
+                }
+                return;
+            }
+            close();
+            try (java.io.InputStream in = Files.newInputStream(file)) {
+                in.skipNBytes(from);
+                byte[] buf = new byte[1 << 16];
+                long left = to - from;
+                while (left > 0) {
+                    int n = in.read(buf, 0, (int) Math.min(buf.length, left));
+                    if (n < 0) {
+                        throw new java.io.EOFException(file + ": shorter than written");
+                    }
+                    out.write(buf, 0, n);
+                    left -= n;
+                }
+            }
+        }
+    }
+
+    /** Pieces' temporary files not yet deleted: the shutdown hook deletes them on any exit (Ctrl-C included). */
+    private static final java.util.Set<Path> LEFT = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    private static volatile boolean cleanupInstalled;
+
+    private static void installCleanup() {
+        if (!cleanupInstalled) {
+            synchronized (LEFT) {
+                if (!cleanupInstalled) {
+                    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+                        for (Path p : LEFT) {
+                            try {
+                                Files.deleteIfExists(p);
+                            } catch (IOException e) {
+                                // nothing more can be done at exit
+                            }
+                        }
+                    }, "armtrace-chunk-cleanup"));
+                    cleanupInstalled = true;
+                }
+            }
+        }
+    }
+
+    /** The pieces' temporary files that exist now (for tests). */
+    static java.util.Set<Path> temporaryFiles() {
+        return java.util.Set.copyOf(LEFT);
     }
 
     private int run(ElementSink sink) throws IOException {
@@ -284,9 +454,17 @@ public final class ChunkedDecode {
             long end = k + 1 < starts.length ? starts[k + 1] : Long.MAX_VALUE;
             done.add(pool.submit(() -> {
                 Map<Long, Object> states = new LinkedHashMap<>();
-                protocol.decodeFrom(forThisThread(), begin, e -> checkCancelled(), (offset, state) -> {
-                    states.put(offset, state);
-                    return states.size() < PROBE_SYNCS && offset < end;
+                // with a format, the formatter's state is part of the seam: it runs here too, writing nowhere
+                PieceFormat.Formatter f = format == null ? null : format.open(java.io.OutputStream.nullOutputStream());
+                protocol.decodeFrom(forThisThread(), begin, e -> {
+                    checkCancelled();
+                    if (f != null) {
+                        f.accept(e);
+                    }
+                }, (offset, state) -> {
+                    states.put(offset, f == null ? state : new SeamState(state, f.state()));
+                    // a formatted chunk's probe formats too: fewer sync points (seams come at the first in practice)
+                    return states.size() < (f == null ? PROBE_SYNCS : PROBE_SYNCS / 4) && offset < end;
                 });
                 return states;
             }));
@@ -349,6 +527,218 @@ public final class ChunkedDecode {
             throw e.getCause();
         }
         return new Chunk(spool, count[0], marks, next[0], seam[0]);
+    }
+
+    /** A decoder's and its formatter's states together: a seam of a formatted decode needs both equal. */
+    private record SeamState(Object decoder, Object formatter) {
+    }
+
+    /**
+     * A chunk's formatted bytes: kept in a {@link Spool} until the chunk's turn comes, then (after the bytes
+     * before its seam are dropped) written straight to the output. Also where the chunk's decoder marks, at its
+     * first sync points, how many bytes and listed elements it had written, for the seam with the chunk before.
+     */
+    private final class Piece extends java.io.OutputStream {
+        private final Spool spool = new Spool(spillBytes, tempDir);
+        private java.io.OutputStream direct;
+        private long position;
+        private final Map<Long, long[]> marks = new HashMap<>();
+        private boolean finished;
+        private boolean deleted;
+
+        @Override
+        public void write(int b) {
+            write(new byte[] {(byte) b}, 0, 1);
+        }
+
+        /** Failures are thrown unchecked: the formatter's PrintWriter would swallow an IOException. */
+        @Override
+        public synchronized void write(byte[] b, int off, int len) {
+            if (deleted) {
+                return; // a chunk decoded by the chunk before it, still running: its bytes are not wanted
+            }
+            position += len;
+            try {
+                if (direct != null) {
+                    direct.write(b, off, len);
+                } else {
+                    spool.write(b, off, len);
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+
+        synchronized void mark(long offset, long listed) {
+            marks.put(offset, new long[] {position, listed});
+            notifyAll();
+        }
+
+        /** Called when the chunk's decoder has stopped, whichever way. */
+        synchronized void finish() {
+            finished = true;
+            notifyAll();
+        }
+
+        /** The bytes and listed elements at sync point {@code offset}, once passed; null if the decoder stopped first. */
+        synchronized long[] awaitMark(long offset) throws IOException {
+            while (!marks.containsKey(offset) && !finished) {
+                try {
+                    wait();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new IOException("interrupted", e);
+                }
+            }
+            return marks.get(offset);
+        }
+
+        /** From now on the chunk writes to {@code out}, after what it kept from byte {@code from} on. */
+        synchronized void becomeHead(long from, java.io.OutputStream out) throws IOException {
+            spool.copyTo(from, position, out);
+            spool.delete();
+            direct = out;
+        }
+
+        synchronized void delete() throws IOException {
+            deleted = true;
+            spool.delete();
+        }
+    }
+
+    private Split runFormatted(java.io.OutputStream out, long scan) throws IOException {
+        ExecutorService pool = Executors.newFixedThreadPool(threads, r -> {
+            Thread t = new Thread(r, "armtrace-chunk");
+            t.setDaemon(true);
+            return t;
+        });
+        int n = starts.length;
+        List<Piece> pieces = new ArrayList<>(java.util.Collections.nCopies(n, null));
+        List<Future<Chunk>> chunks = new ArrayList<>(java.util.Collections.nCopies(n, null));
+        int seams = 0;
+        long listed = 0;
+        long probed = System.nanoTime();
+        long join = 0;
+        try {
+            probe(pool);
+            probed = System.nanoTime() - probed;
+            // at most threads + 2 chunks in flight: the one being written out and threads + 1 ahead of it
+            int window = threads + 1;
+            int submitted = 0;
+            int cur = 0;
+            long fromListed = 0;
+            while (true) {
+                while (submitted < n && submitted <= cur + window) {
+                    submitted = submitPiece(pool, submitted, pieces, chunks, out);
+                }
+                Chunk c = await(chunks.get(cur));
+                listed += c.count() - fromListed;
+                if (c.next() < 0) {
+                    return new Split(n, seams, listed, new Phases(scan, probed, join));
+                }
+                int next = c.next();
+                while (submitted <= next) {
+                    submitted = submitPiece(pool, submitted, pieces, chunks, out);
+                }
+                for (int k = cur + 1; k < next; k++) {
+                    chunks.get(k).cancel(false); // decoded by chunk cur's decoder instead
+                }
+                long[] mark = pieces.get(next).awaitMark(c.seam());
+                if (mark == null) {
+                    await(chunks.get(next));
+                    throw new IllegalStateException("chunk " + next + " did not pass sync point " + c.seam());
+                }
+                long t = System.nanoTime();
+                pieces.get(next).becomeHead(mark[0], out);
+                join += System.nanoTime() - t;
+                for (int k = cur; k < next; k++) {
+                    pieces.get(k).delete();
+                }
+                cur = next;
+                fromListed = mark[1];
+                seams++;
+            }
+        } catch (UncheckedIOException e) {
+            throw e.getCause();
+        } finally {
+            cancelled = true;
+            pool.shutdownNow();
+            try {
+                pool.awaitTermination(1, TimeUnit.MINUTES);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            for (Piece p : pieces) {
+                if (p != null) {
+                    p.delete();
+                }
+            }
+        }
+    }
+
+    /** Starts chunk {@code k}'s decoder (chunk 0 writes straight to {@code out}); returns {@code k + 1}. */
+    private int submitPiece(ExecutorService pool, int k, List<Piece> pieces, List<Future<Chunk>> chunks,
+                            java.io.OutputStream out) throws IOException {
+        Piece piece = new Piece();
+        if (k == 0) {
+            piece.becomeHead(0, out);
+        }
+        pieces.set(k, piece);
+        chunks.set(k, pool.submit(() -> {
+            try {
+                return formatChunk(k, piece);
+            } finally {
+                piece.finish();
+            }
+        }));
+        return k + 1;
+    }
+
+    /** Decodes and formats chunk {@code k} into {@code piece}; the chunk's count is of listed elements. */
+    private Chunk formatChunk(int k, Piece piece) throws IOException {
+        long end = k + 1 < starts.length ? starts[k + 1] : Long.MAX_VALUE;
+        Map<Long, Object> own = probes.get(k);
+        long[] listed = {0};
+        int[] next = {-1};
+        long[] seam = {-1};
+        PieceFormat.Formatter f = format.open(piece);
+        ElementSink sink = e -> {
+            if (next[0] >= 0) {
+                return; // past the seam: the next chunk's decoder has these
+            }
+            checkCancelled();
+            if (!(e instanceof io.armtrace.trace.Gap)) {
+                listed[0]++;
+            }
+            f.accept(e);
+        };
+        try {
+            protocol.decodeFrom(forThisThread(), starts[k], sink, (offset, state) -> {
+                Object probed = own.get(offset);
+                if (probed != null && java.util.Objects.equals(((SeamState) probed).formatter(), f.state())) {
+                    // a sync point where the chunk before may hand over: its bytes so far are final
+                    f.flush();
+                    piece.mark(offset, listed[0]);
+                }
+                if (offset >= end) {
+                    int j = chunkOf(offset);
+                    Object there = probes.get(j).get(offset);
+                    if (j > k && there != null && there.equals(new SeamState(state, f.state()))) {
+                        f.flush();
+                        next[0] = j;
+                        seam[0] = offset;
+                        return false;
+                    }
+                }
+                return true;
+            });
+            if (next[0] < 0) {
+                f.end();
+            }
+        } catch (UncheckedIOException e) {
+            throw e.getCause();
+        }
+        return new Chunk(null, listed[0], Map.of(), next[0], seam[0]);
     }
 
     /** Feeds elements {@code from} (inclusive) to {@code to} (exclusive) of a chunk file to the sink. */

@@ -123,6 +123,11 @@ public interface TraceProtocol {
         return new long[0];
     }
 
+    /** Whether this protocol's trace can be cut at {@link #splitPoints} (without looking at any trace). */
+    default boolean splits() {
+        return false;
+    }
+
     /**
      * Decodes {@code input} from byte offset {@code start} (0 or one of {@link #splitPoints}) as a
      * decoder that sees the trace begin there would, with the same element offsets as a decode from 0.

@@ -62,13 +62,22 @@ public final class EncodingWriter extends Writer {
         return new Printer(this, autoFlush);
     }
 
-    /** The PrintWriter of {@link #printWriter}: it knows its writer, and can be told that a write failed. */
-    static final class Printer extends PrintWriter {
+    /**
+     * The PrintWriter of {@link #printWriter}: it knows its writer, and can be told that a write failed. A
+     * subclass may print to another writer ({@code target} then null): listings then format through it as text.
+     */
+    public static class Printer extends PrintWriter {
         final EncodingWriter target;
 
         Printer(EncodingWriter target, boolean autoFlush) {
             super(target, autoFlush);
             this.target = target;
+        }
+
+        /** Prints to {@code out}; its bytes are reached in place when {@code out} is an EncodingWriter. */
+        protected Printer(Writer out, boolean autoFlush) {
+            super(out, autoFlush);
+            this.target = out instanceof EncodingWriter e ? e : null;
         }
 
         /** As PrintWriter does with a failed write of its own: remembered for {@link #checkError()}. */

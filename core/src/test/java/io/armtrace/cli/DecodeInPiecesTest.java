@@ -3,7 +3,16 @@ package io.armtrace.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.armtrace.testdata.SharedData;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** {@code decode --jobs 2 --chunk-size N} on one source prints what {@code --jobs 1} prints. */
 class DecodeInPiecesTest {
@@ -21,6 +30,76 @@ class DecodeInPiecesTest {
         }
         assertThat(CliTest.run("decode", tc2, "--chunk-size", "lots").err()).contains("--chunk-size")
                 .contains("not a size");
+    }
+
+    /**
+     * Each piece formats its own listing and only bytes are joined: on every protocol that splits (ETMv3 and PTM
+     * on TC2, ETMv4 on two Juno captures), in every listing format, with piece sizes drawn from a seeded
+     * generator, the bytes written to standard output and to a file equal those of {@code --jobs 1}.
+     */
+    @Test
+    void piecesFormatTheirOwnListingByteForByte(@TempDir Path tmp) throws Exception {
+        String tc2 = SharedData.tc2().toString();
+        String[][] sources = {{tc2, "0x10"}, {tc2, "0x11"}, {tc2, "0x12"}, {tc2, "0x13"},
+                {SharedData.dir("etm4/juno_r1_1").toString(), "0x10"},
+                {SharedData.dir("etm4/juno-uname-002").toString(), "0x16"}};
+        String[][] formats = {{}, {"--insn"}, {"--annotate"}, {"--format", "jsonl"}, {"--format", "jsonl", "--ranges"},
+                {"--format", "jsonl", "--annotate"}};
+        Random random = new Random(20);
+        int compared = 0;
+        for (String[] source : sources) {
+            for (String[] format : formats) {
+                List<String> base = new ArrayList<>(List.of("decode", source[0], "--source", source[1]));
+                base.addAll(List.of(format));
+                byte[] one = standardOutput(with(base, "--jobs", "1"));
+                String size = String.valueOf(200 + random.nextInt(4000));
+                String what = String.join(" ", base) + " --chunk-size " + size;
+                byte[] pieces = standardOutput(with(base, "--jobs", "2", "--chunk-size", size));
+                assertThat(pieces).as(what).isEqualTo(one);
+                Path file = tmp.resolve("out" + compared);
+                CliTest.Result toFile = CliTest.run(with(base, "--jobs", "3", "--chunk-size", size, "-o", file.toString()));
+                assertThat(toFile.exit()).as(toFile.err()).isZero();
+                assertThat(Files.readAllBytes(file)).as(what + " -o").isEqualTo(one);
+                compared++;
+            }
+        }
+        assertThat(compared).isEqualTo(sources.length * formats.length);
+    }
+
+    /**
+     * Without --chunk-size a source of 8 MiB or more is cut into pieces of 4 MiB when there are threads and 4 or
+     * more processors; the listing is that of one piece whatever the machine (this one decides by its own count).
+     */
+    @Test
+    void aLargeSourceIsCutByDefaultWithTheSameOutput(@TempDir Path tmp) throws Exception {
+        Path big = QuietPipeTest.repeatedTc2(tmp.resolve("big"), 260); // 8.1 MiB of formatted trace
+        long size = Files.size(big.resolve("cstrace.bin"));
+        assertThat(size).isGreaterThanOrEqualTo(DecodeCommand.AUTO_MIN_SOURCE);
+        List<String> base = List.of("decode", big.toString(), "--source", "0x13", "--format", "jsonl", "--ranges");
+        byte[] one = standardOutput(with(base, "--jobs", "1"));
+        assertThat(standardOutput(with(base, "--jobs", "2"))).isEqualTo(one);
+        assertThat(standardOutput(with(base, "--jobs", "2", "--chunk-size", "4M"))).isEqualTo(one);
+        assertThat(one.length).isGreaterThan(1 << 20);
+        assertThat(DecodeCommand.automaticPieceSize(size, true, true, 4)).isEqualTo(4L << 20);
+        assertThat(DecodeCommand.automaticPieceSize(size, true, true, 2)).as("two processors").isZero();
+        assertThat(DecodeCommand.automaticPieceSize((8L << 20) - 1, true, true, 4)).isZero();
+        assertThat(DecodeCommand.automaticPieceSize(size, false, true, 4)).as("--last, --time or a filter").isZero();
+        assertThat(DecodeCommand.automaticPieceSize(size, true, false, 4)).as("a protocol that does not split").isZero();
+    }
+
+    private static String[] with(List<String> base, String... more) {
+        List<String> all = new ArrayList<>(base);
+        all.addAll(List.of(more));
+        return all.toArray(new String[0]);
+    }
+
+    /** What {@code armtrace ARGS} writes to standard output, as bytes (the command's own byte stream). */
+    private static byte[] standardOutput(String... args) {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        StringWriter err = new StringWriter();
+        int code = Main.run(args, Main.standardOutput(bytes, null), new PrintWriter(err, true));
+        assertThat(code).as(String.join(" ", args) + ": " + err).isZero();
+        return bytes.toByteArray();
     }
 
     private static String[] args(String dir, String source, String jobs, String[] extra) {

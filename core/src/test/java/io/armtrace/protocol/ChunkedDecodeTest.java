@@ -9,6 +9,7 @@ import io.armtrace.source.SnapshotSource;
 import io.armtrace.source.TraceData;
 import io.armtrace.testdata.SharedData;
 import io.armtrace.trace.ElementSink;
+import io.armtrace.trace.PieceFormat;
 import io.armtrace.view.JsonlWriter;
 import io.armtrace.view.TextWriter;
 import java.io.IOException;
@@ -173,5 +174,116 @@ class ChunkedDecodeTest {
         assertThat(split.chunks()).isGreaterThan(2);
         assertThat(calls.get()).isGreaterThan(2);
         assertThat(images).hasSize(calls.get()).doesNotContain(input.image().memory());
+    }
+
+    /** A listing format for formatted decodes: the text writer (ranges or per instruction) or JSONL, over bytes. */
+    private static PieceFormat listing(ProgramImage image, int kind) {
+        return new io.armtrace.view.ListingPieces(w -> kind == 2 ? new JsonlWriter(w, image, false)
+                : new TextWriter(w, image, kind == 1, false), java.nio.charset.StandardCharsets.UTF_8);
+    }
+
+    /** The bytes of a sequential decode in {@code format}. */
+    private static byte[] sequential(TraceProtocol protocol, DecodeInput input, PieceFormat format) throws IOException {
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        PieceFormat.Formatter f = format.open(out);
+        protocol.decode(input, f);
+        f.end();
+        return out.toByteArray();
+    }
+
+    /**
+     * Pieces that format their own listing give the sequential bytes: every TC2 source and corrupted copies of
+     * the ETMv3 and PTM ones, with chunk sizes from a seeded generator, bytes spilled to files past 4 KiB, and
+     * no file left behind.
+     */
+    @Test
+    void formattedPiecesJoinToTheSequentialBytes(@org.junit.jupiter.api.io.TempDir java.nio.file.Path tmp)
+            throws IOException {
+        java.util.Random random = new java.util.Random(33);
+        Snapshot snapshot = Snapshot.load(SharedData.tc2());
+        List<DecodeInput> inputs = new ArrayList<>();
+        List<TraceProtocol> protocols = new ArrayList<>();
+        for (SnapshotSource source : snapshot.sources()) {
+            TraceProtocol protocol = Protocols.forDeviceType(source.type()).orElse(null);
+            if (protocol == null || !protocol.splits() || source.traceId() == 0x14) {
+                continue;
+            }
+            DecodeInput input = DecodeInput.of(source);
+            inputs.add(input);
+            protocols.add(protocol);
+            byte[] clean;
+            try (java.io.InputStream in = source.data().open()) {
+                clean = in.readAllBytes();
+            }
+            for (int round = 0; round < 2; round++) {
+                byte[] bad = clean.clone();
+                for (int i = 0; i < 1 + random.nextInt(8); i++) {
+                    bad[random.nextInt(bad.length)] = (byte) random.nextInt(256);
+                }
+                inputs.add(new DecodeInput(source.traceId(), source.registers(), source.image(),
+                        TraceData.of(source.name() + " corrupted " + round, bad), DecodeOptions.DEFAULT));
+                protocols.add(protocol);
+            }
+        }
+        int seams = 0;
+        for (int i = 0; i < inputs.size(); i++) {
+            DecodeInput input = inputs.get(i);
+            for (int kind = 0; kind < 3; kind++) {
+                PieceFormat format = listing(input.image(), kind);
+                byte[] expected = sequential(protocols.get(i), input, format);
+                long chunk = 64 + random.nextInt(1024);
+                java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+                ChunkedDecode.Split split = ChunkedDecode.decode(protocols.get(i), input, format, out,
+                        2 + random.nextInt(3), chunk, 4096, tmp);
+                assertThat(out.toByteArray()).as("%s, format %d, chunks of %d bytes", input.data().name(), kind, chunk)
+                        .isEqualTo(expected);
+                seams += split.seams();
+                try (var left = java.nio.file.Files.list(tmp)) {
+                    assertThat(left).as("temporary files left").isEmpty();
+                }
+            }
+        }
+        assertThat(seams).isGreaterThan(100);
+        assertThat(ChunkedDecode.temporaryFiles()).isEmpty();
+    }
+
+    /**
+     * A failed write to the output (a full disk, checked; a reader gone, unchecked as the command line's
+     * standard output throws it) ends the decode with that failure, and the pieces' files are deleted.
+     */
+    @Test
+    void aFailedOutputEndsTheDecodeAndLeavesNoFile(@org.junit.jupiter.api.io.TempDir java.nio.file.Path tmp)
+            throws IOException {
+        Snapshot snapshot = Snapshot.load(SharedData.tc2());
+        SnapshotSource ptm = snapshot.source(0x13).orElseThrow();
+        TraceProtocol protocol = Protocols.forDeviceType(ptm.type()).orElseThrow();
+        DecodeInput input = DecodeInput.of(ptm);
+        for (boolean unchecked : new boolean[] {false, true}) {
+            java.util.concurrent.atomic.AtomicLong written = new java.util.concurrent.atomic.AtomicLong();
+            java.io.OutputStream failing = new java.io.OutputStream() {
+                @Override
+                public void write(int b) throws IOException {
+                    write(new byte[] {(byte) b}, 0, 1);
+                }
+
+                @Override
+                public void write(byte[] b, int off, int len) throws IOException {
+                    if (written.addAndGet(len) > 20_000) {
+                        if (unchecked) {
+                            throw new java.io.UncheckedIOException(new IOException("Broken pipe"));
+                        }
+                        throw new IOException("No space left on device");
+                    }
+                }
+            };
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> ChunkedDecode.decode(protocol, input,
+                            listing(input.image(), 1), failing, 2, 256, 1024, tmp))
+                    .isInstanceOf(IOException.class)
+                    .hasMessageContaining(unchecked ? "Broken pipe" : "No space left on device");
+            try (var left = java.nio.file.Files.list(tmp)) {
+                assertThat(left).as("temporary files left").isEmpty();
+            }
+        }
+        assertThat(ChunkedDecode.temporaryFiles()).isEmpty();
     }
 }

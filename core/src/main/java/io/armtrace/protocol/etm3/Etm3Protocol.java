@@ -70,6 +70,11 @@ public final class Etm3Protocol implements TraceProtocol {
     }
 
     @Override
+    public boolean splits() {
+        return true;
+    }
+
+    @Override
     public long[] splitPoints(DecodeInput input, long spacing) throws IOException {
         try (InputStream in = input.data().open()) {
             return io.armtrace.protocol.ASyncScanner.scan(in, spacing);

@@ -114,6 +114,11 @@ public final class Etm4Protocol implements TraceProtocol {
     }
 
     @Override
+    public boolean splits() {
+        return true;
+    }
+
+    @Override
     public long[] splitPoints(DecodeInput input, long spacing) throws IOException {
         try (java.io.InputStream in = input.data().open()) {
             return io.armtrace.protocol.ASyncScanner.scan(in, spacing, 11);

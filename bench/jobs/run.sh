@@ -1,0 +1,113 @@
+#!/usr/bin/env bash
+# One source on several threads: `armtrace decode --jobs 1` against `--jobs 2` (or JOBS), and the serial
+# fraction of each phase with the speed-up Amdahl's law predicts from it.
+#
+#   bench/jobs/run.sh            (one command from a clean clone; about 5-10 minutes on an idle machine)
+#
+# Builds a copy of this tree in a scratch directory, makes the 50 MB inputs there (TC2's ETMv3 source 0x10 and
+# PTM source 0x13, each repeated to 50 MB, as bench/vs-opencsd does), and prints two tables in the form of
+# docs/performance.md, "One source on several threads":
+#   1. wall time of the whole command (start-up included) at 1 and JOBS threads, median of REPEAT runs, output
+#      to /dev/null, with the load average before each row; the outputs' checksums must agree (the script fails
+#      if they do not);
+#   2. phases, best of RUNS in one JVM (io.armtrace.bench.JobsPhases): decode alone, decode and format on one
+#      thread, and the calling thread's serial phases of the split decode (split scan, probes, joining bytes).
+#      The serial fraction s is (scan + join) / one-thread time; Amdahl: speed-up(N) = 1 / (s + (1 - s) / N).
+#      The probes run in parallel (one per piece) and count as parallel work.
+# Nothing is written into the source tree. Measure on an idle machine: on a shared one the wall times say
+# more about the other load than about armtrace (the load average is printed beside each figure for that).
+#
+# Environment:
+#   TC2=DIR       the TC2 snapshot (default: conformance/TC2 in the repository)
+#   SCRATCH=DIR   where to build and write inputs (default: a new temporary directory, removed at the end
+#                 unless KEEP=1)
+#   JOBS=N        threads of the split runs (default 2)
+#   REPEAT=N      command runs per figure, median taken (default 5)
+#   RUNS=N        in-JVM runs per phase, best taken (default 3)
+#   CHUNK=BYTES   piece size (default 4194304, the automatic one)
+# Needs: a JDK 17 and Maven.
+set -euo pipefail
+
+repo=$(cd "$(dirname "$0")/../.." && pwd)
+TC2=${TC2:-$repo/conformance/TC2}
+JOBS=${JOBS:-2}
+REPEAT=${REPEAT:-5}
+RUNS=${RUNS:-3}
+CHUNK=${CHUNK:-4194304}
+
+say() { printf '%s\n' "$*" >&2; }
+
+command -v java >/dev/null || { say "bench/jobs: needs java (a JDK 17)"; exit 2; }
+command -v mvn >/dev/null || { say "bench/jobs: needs mvn (Maven)"; exit 2; }
+[ -f "$TC2/snapshot.ini" ] || { say "bench/jobs: no TC2 snapshot at $TC2 (set TC2=DIR)"; exit 2; }
+
+if [ -n "${SCRATCH:-}" ]; then
+  mkdir -p "$SCRATCH"
+  work=$SCRATCH
+else
+  work=$(mktemp -d "${TMPDIR:-/tmp}/armtrace-jobs.XXXXXX")
+  [ "${KEEP:-0}" = 1 ] || trap 'rm -rf "$work"' EXIT
+fi
+say "scratch directory: $work"
+
+say "building armtrace (copy of the tree in the scratch directory)..."
+rm -rf "$work/src-copy"
+mkdir -p "$work/src-copy"
+(cd "$repo" && tar --exclude=./target --exclude=./core/target --exclude=./spark/target --exclude=./.git -cf - .) | (cd "$work/src-copy" && tar -xf -)
+(cd "$work/src-copy" && mvn -q -B -DskipTests -pl core package test-compile dependency:build-classpath \
+  -Dmdep.includeScope=test -Dmdep.outputFile=target/bench-classpath.txt) >"$work/build.log" 2>&1 ||
+  { say "the armtrace build failed; see $work/build.log"; exit 1; }
+cp="$work/src-copy/core/target/test-classes:$work/src-copy/core/target/classes:$(cat "$work/src-copy/core/target/bench-classpath.txt")"
+jar="$work/src-copy/core/target/armtrace.jar"
+
+say "making the inputs..."
+[ -f "$work/in/ptm-tc2/trace_0.bin" ] || java -Xmx2g -cp "$cp" io.armtrace.bench.VsOpenCsd prepare "$work/in" "$TC2" >/dev/null
+
+load() { cut -d' ' -f1 /proc/loadavg; }
+median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+# wall seconds of one run of the command, its output thrown away
+wall() { local t0 t1; t0=$(date +%s%N); "$@" >/dev/null; t1=$(date +%s%N); awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f\n", (b - a) / 1e9 }'; }
+field() { sed -n "s/.*\b$1=\([^ ]*\).*/\1/p" <<<"$2"; }
+
+cli_rows=()
+phase_rows=()
+for input in ptm-tc2 etm3-tc2; do
+  for fmt in text jsonl; do
+    opts=(); [ "$fmt" = jsonl ] && opts=(--format jsonl --ranges)
+    label="$input, $fmt$( [ "$fmt" = jsonl ] && echo ' --ranges' || true)"
+    say "  $label: checksums..."
+    s1=$(java -jar "$jar" decode "$work/in/$input" "${opts[@]}" --jobs 1 | md5sum | cut -d' ' -f1)
+    sn=$(java -jar "$jar" decode "$work/in/$input" "${opts[@]}" --jobs "$JOBS" --chunk-size "$CHUNK" | md5sum | cut -d' ' -f1)
+    [ "$s1" = "$sn" ] || { say "MISMATCH: $label: --jobs 1 and --jobs $JOBS differ"; exit 1; }
+    say "  $label: command wall times..."
+    l1=$(load)
+    t1=$(for i in $(seq "$REPEAT"); do wall java -jar "$jar" decode "$work/in/$input" "${opts[@]}" --jobs 1; done | median)
+    ln=$(load)
+    tn=$(for i in $(seq "$REPEAT"); do wall java -jar "$jar" decode "$work/in/$input" "${opts[@]}" --jobs "$JOBS" --chunk-size "$CHUNK"; done | median)
+    cli_rows+=("| $label | $t1 s (load $l1) | $tn s (load $ln) | $(awk -v a="$t1" -v b="$tn" 'BEGIN { printf "%.2fx", a / b }') |")
+    say "  $label: phases..."
+    lp=$(load)
+    p=$(java -cp "$cp" io.armtrace.bench.JobsPhases "$work/in/$input" "$fmt" "$RUNS" "$CHUNK" "$JOBS")
+    phase_rows+=("$(awk -v d="$(field decode "$p")" -v one="$(field listing_1 "$p")" -v many="$(field listing_n "$p")" \
+      -v scan="$(field scan "$p")" -v probe="$(field probe "$p")" -v join="$(field join "$p")" -v n="$JOBS" \
+      -v label="$label" -v load="$lp" -v chunks="$(field chunks "$p")" -v seams="$(field seams "$p")" 'BEGIN {
+        s = (scan + join) / one
+        printf "| %s | %.2f s | %.2f s | %.3f s (%.1f%%) | %.3f s | %.3f s (%.1f%%) | %.1f%% | %.2fx (measured %.2fx) | %.1fx | %.1fx | %s/%s | %s |",
+          label, d, one - d, scan, 100 * scan / one, probe, join, 100 * join / one, 100 * s,
+          1 / (s + (1 - s) / n), one / many, 1 / (s + (1 - s) / 8), 1 / (s + (1 - s) / 16), seams, chunks, load
+      }')")
+  done
+done
+
+echo
+echo "Whole command, wall time (median of $REPEAT, output to /dev/null, pieces of $CHUNK bytes):"
+echo
+echo "| input, listing | --jobs 1 | --jobs $JOBS | speed-up |"
+echo "|---|---:|---:|---:|"
+printf '%s\n' "${cli_rows[@]}"
+echo
+echo "Phases (best of $RUNS in one JVM; serial: split scan and join, on the calling thread):"
+echo
+echo "| input, listing | decode | format | split scan (serial) | probes (parallel) | join (serial) | serial fraction | predicted at $JOBS | predicted at 8 | predicted at 16 | seams/pieces | load |"
+echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+printf '%s\n' "${phase_rows[@]}"

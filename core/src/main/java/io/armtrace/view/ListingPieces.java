@@ -1,0 +1,59 @@
+package io.armtrace.view;
+
+import io.armtrace.trace.ElementSink;
+import io.armtrace.trace.ExceptionReturn;
+import io.armtrace.trace.PieceFormat;
+import io.armtrace.trace.TraceElement;
+import java.io.OutputStream;
+import java.io.PrintWriter;
+import java.nio.charset.Charset;
+import java.util.function.Function;
+
+/**
+ * A listing (text or JSONL) formatted piece by piece: each piece has a writer of its own, made by
+ * {@code writer}, over a buffer of bytes in {@code charset}. The writers keep no state across elements that
+ * changes their bytes but one: the text writer holds an "exception return" without a target back until the
+ * next element shows whether it tail-chained into another exception. While it does, the state equals no
+ * other, so no piece is cut there.
+ */
+public final class ListingPieces implements PieceFormat {
+    private final Function<PrintWriter, ElementSink> writer;
+    private final Charset charset;
+
+    public ListingPieces(Function<PrintWriter, ElementSink> writer, Charset charset) {
+        this.writer = writer;
+        this.charset = charset;
+    }
+
+    @Override
+    public Formatter open(OutputStream bytes) {
+        PrintWriter w = new PrintWriter(new EncodingWriter(bytes, charset, 1 << 16), false);
+        ElementSink sink = writer.apply(w);
+        return new Formatter() {
+            private Object held;
+
+            @Override
+            public void accept(TraceElement e) {
+                held = e instanceof ExceptionReturn r && r.target() == -1 ? new Object() : null;
+                sink.accept(e);
+            }
+
+            @Override
+            public Object state() {
+                return held;
+            }
+
+            @Override
+            public void flush() {
+                sink.end(); // writes out what the writer has; it holds nothing back here (state() is null)
+                w.flush();
+            }
+
+            @Override
+            public void end() {
+                sink.end();
+                w.flush();
+            }
+        };
+    }
+}
