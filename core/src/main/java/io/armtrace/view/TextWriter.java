@@ -261,15 +261,41 @@ public final class TextWriter implements ElementSink, ElementVisitor {
         return p;
     }
 
-    /** As {@link #threadColumns()}, in bytes. */
+    /**
+     * As {@link #threadColumns()}, in bytes: copied from the previous line's when the thread, CPU and time are
+     * the same (they change only at a context, a timestamp or a new AUX fragment, not from line to line).
+     */
     private int threadColumns(byte[] b, int p) {
-        p = column(b, p, thread.pid(), 7);
-        b[p++] = ' ';
-        p = column(b, p, thread.tid(), 7);
-        b[p++] = ' ';
-        p = column(b, p, thread.cpu(), 3);
-        b[p++] = ' ';
+        long pid = thread.pid();
+        long tid = thread.tid();
+        int cpu = thread.cpu();
         long t = thread.time();
+        if (threadCached == 0 || pid != cachedPid || tid != cachedTid || cpu != cachedCpu || t != cachedTime) {
+            threadCached = formatThreadColumns(cachedThreadColumns, 0, pid, tid, cpu, t);
+            cachedPid = pid;
+            cachedTid = tid;
+            cachedCpu = cpu;
+            cachedTime = t;
+        }
+        System.arraycopy(cachedThreadColumns, 0, b, p, threadCached);
+        return p + threadCached;
+    }
+
+    /** The bytes of the last {@link #threadColumns(byte[], int)} (their length in {@link #threadCached}, 0 before any). */
+    private final byte[] cachedThreadColumns = new byte[3 * (20 + 1) + 21 + 2];
+    private int threadCached;
+    private long cachedPid;
+    private long cachedTid;
+    private int cachedCpu;
+    private long cachedTime;
+
+    private static int formatThreadColumns(byte[] b, int p, long pid, long tid, int cpu, long t) {
+        p = column(b, p, pid, 7);
+        b[p++] = ' ';
+        p = column(b, p, tid, 7);
+        b[p++] = ' ';
+        p = column(b, p, cpu, 3);
+        b[p++] = ' ';
         if (t < 0) {
             for (int i = 1; i < 16; i++) {
                 b[p++] = ' ';

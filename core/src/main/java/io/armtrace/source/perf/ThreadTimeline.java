@@ -3,6 +3,7 @@ package io.armtrace.source.perf;
 import io.armtrace.trace.Context;
 import io.armtrace.trace.ElementSink;
 import io.armtrace.trace.Gap;
+import io.armtrace.trace.InstructionRange;
 import io.armtrace.trace.RunningThread;
 import io.armtrace.trace.Timestamp;
 import io.armtrace.trace.TraceElement;
@@ -202,7 +203,9 @@ public final class ThreadTimeline implements RunningThread {
         return new ElementSink() {
             @Override
             public void accept(TraceElement e) {
-                see(e);
+                if (!(e instanceof InstructionRange)) { // nearly every element, and never one that moves the thread or time
+                    see(e);
+                }
                 next.accept(e);
             }
 
