@@ -65,9 +65,7 @@ final class DecodeCommand implements Callable<Integer> {
     @Option(names = "--chunk-size", paramLabel = "BYTES", converter = ByteSize.class,
             description = "Cut one source larger than BYTES (K, M, G suffixes, e.g. 8M) at sync points and decode its "
                     + "pieces on the --jobs threads at once (ETMv3, PTM, ETMv4). Output is the same as in one piece. "
-                    + "Default: a source of at least 8M is cut into pieces of 4M when --jobs is above 1, the machine "
-                    + "has 4 or more processors and the listing is plain (no --last, --time or filter); --jobs 1 "
-                    + "decodes in one piece.")
+                    + "Default: one piece (cutting has not yet been measured faster; see docs/performance.md).")
     Long chunkSize;
 
     /**
@@ -82,6 +80,12 @@ final class DecodeCommand implements Callable<Integer> {
      * of one decode in the measurements so far (docs/performance.md), which leaves little or no gain.
      */
     static final int AUTO_MIN_PROCESSORS = 4;
+    /**
+     * Whether the rule applies at all: not yet. Measured on two processors, --jobs 2 with 4 MiB pieces took 2 to 3
+     * times the wall time of --jobs 1 (the pieces together cost about twice one decode's CPU time, cause not yet
+     * found), and no faster machine has been measured; so a source is cut only when --chunk-size asks.
+     */
+    static final boolean AUTO_SPLIT = false;
 
     @Override
     public Integer call() throws Exception {
@@ -370,7 +374,8 @@ final class DecodeCommand implements Callable<Integer> {
      * listing is plain and the machine has at least {@link #AUTO_MIN_PROCESSORS} processors.
      */
     static long automaticPieceSize(long storedBytes, boolean plain, boolean splits, int processors) {
-        return plain && splits && storedBytes >= AUTO_MIN_SOURCE && processors >= AUTO_MIN_PROCESSORS ? AUTO_CHUNK_SIZE : 0;
+        return AUTO_SPLIT && plain && splits && storedBytes >= AUTO_MIN_SOURCE && processors >= AUTO_MIN_PROCESSORS
+                ? AUTO_CHUNK_SIZE : 0;
     }
 
     /** The writer {@code armtrace decode} makes for {@code job}, writing to {@code out}. */
