@@ -228,10 +228,19 @@ public final class Main implements Runnable {
         final boolean showStack = debug;
         if (args.length == 1 && (args[0].equals("--version") || args[0].equals("-V"))) {
             // what picocli would print for the same words, without the half of a short run it takes to set up
-            for (String line : new Version().getVersion()) {
-                out.println(line);
+            try {
+                for (String line : new Version().getVersion()) {
+                    out.println(line);
+                }
+                out.flush();
+            } catch (RuntimeException e) {
+                // the byte writer of standard output reports a failed write by throwing, as in a listing
+                OutputFile.OutputFailure lost = outputFailureIn(e);
+                if (lost == null) {
+                    throw e;
+                }
+                return outputLost(lost, err, showStack);
             }
-            out.flush();
             return out.checkError() ? standardOutputLost(err, showStack) : 0;
         }
         CommandLine cl = commandLine(args);
