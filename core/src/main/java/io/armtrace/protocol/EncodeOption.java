@@ -43,6 +43,9 @@ public enum EncodeOption {
     SECURITY("security", "secure|non-secure: security state of the core"),
     CYCLE_THRESHOLD("cycle-threshold", "cycles a cycle count covers at least (TRCCCCTLR.THRESHOLD)"),
     Q_ELEMENTS("q-elements", "N: trace each run of N P0 instructions as one Q element (instruction count and next address); 0 off"),
+    BRANCH_BROADCAST_RANGE("branch-broadcast-range",
+            "LOW-HIGH: broadcast only the branches at these addresses, both included (TRCBBCTLR with an address range comparator pair)"),
+    UNIT("unit", "the trace unit described: a (Armv8-A, 64-bit instruction addresses) or r52 (Cortex-R52: Armv8-R AArch32, 32-bit)"),
     // ETMv1/ETMv2
     ETM_VERSION("etm-version", "1 (ETMv1: 3-bit PIPESTAT, TRACESYNC) or 2 (ETMv2: 4-bit PIPESTAT, TFOs)"),
     PORT_WIDTH("port-width", "TRACEPKT width: 4, 8 or 16 bits"),

@@ -17,7 +17,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Synthesizes the instruction trace an ETMv4 or ETE trace unit would write for a known AArch64 execution
+ * Synthesizes the instruction trace an ETMv4 or ETE trace unit would write for a known A-profile or R-profile
+ * execution, AArch64 (A64) or AArch32 (A32 and T32; ETE: at EL0 only, as Armv9-A has it)
  * (IHI 0064, the packet and trace element chapters; ETE: the Arm ARM's trace unit chapters): A-sync, a
  * Trace Info packet, Trace On, an Address with Context packet where trace starts and where the exception
  * level changes, atoms for the P0 instructions (branches and ISB), packed into the compact atom formats 1 to 6,
@@ -38,7 +39,12 @@ import java.util.Map;
  * exception (a user-mode record: the kernel is not in it) is traced as that exception into code that is not
  * traced, and trace resumes with Trace On and an address at the next instruction of the record.
  *
- * <p>Only A64 code: a record with A32 or T32 steps is refused.
+ * <p>AArch32: Address with Context packets of 32 bits with the state bit SF clear, addresses IS0 for A32 and IS1
+ * for T32 (half-word aligned, short addresses of bits [7:1] and [15:8]), the return stack keeping each return
+ * address's instruction set; every instruction that writes the PC is a P0 instruction (an N atom when it failed
+ * its condition), other conditional instructions are not traced (TRCCONFIGR.COND 0). Exceptions taken to AArch32
+ * get their ETMv4 type from the vector. Optionally branch broadcast (TRCCONFIGR.BB, everywhere or in one address
+ * range, TRCBBCTLR): the target of every taken direct branch is traced as an address too.
  */
 public final class Etm4Encoder {
 
@@ -51,7 +57,10 @@ public final class Etm4Encoder {
             io.armtrace.protocol.EncodeOption.TRACE_ID, "TRCTRACEIDR, default 0x10",
             io.armtrace.protocol.EncodeOption.EL, "default: the record's, else 0",
             io.armtrace.protocol.EncodeOption.SECURITY, "default: the record's, else non-secure",
-            io.armtrace.protocol.EncodeOption.PROFILE, "only AR: A-profile AArch64 code is encoded",
+            io.armtrace.protocol.EncodeOption.PROFILE, "only AR: A and R profile code (A64, A32, T32) is encoded",
+            io.armtrace.protocol.EncodeOption.BRANCH_BROADCAST, "TRCCONFIGR.BB, default off; not with the return stack or Q elements",
+            io.armtrace.protocol.EncodeOption.BRANCH_BROADCAST_RANGE, "default: every branch",
+            io.armtrace.protocol.EncodeOption.UNIT, "default a; ETE: only a",
             io.armtrace.protocol.EncodeOption.Q_ELEMENTS, "TRCCONFIGR.QE, default 0 (off); not with the return stack",
             io.armtrace.protocol.EncodeOption.CYCLE_ACCURATE, "TRCCONFIGR.CCI, default off; one cycle per instruction",
             io.armtrace.protocol.EncodeOption.CYCLE_THRESHOLD, "1 to 4095, default 100",
@@ -69,6 +78,9 @@ public final class Etm4Encoder {
     static final long DEVARCH_ETE = 0x47705A13L; // ETE v1.0
     static final long IDR2 = 0x00000488L;
     static final long AUTHSTATUS = 0x000000CCL; // non-secure invasive and non-invasive debug enabled
+    // Cortex-R52 (Armv8-R, AArch32 only): 32-bit instruction addresses (TRCIDR2.IASIZE 0b00100), 32-bit context ID,
+    // 8-bit VMID (it has EL2); TRCIDR0 and TRCIDR1 as above (ETMv4.2)
+    static final long IDR2_R52 = 0x00000484L;
 
     private final boolean ete;
     private boolean returnStack;
@@ -83,6 +95,10 @@ public final class Etm4Encoder {
     private boolean timestamps;
     private long contextId = -1;
     private long vmid = -1;
+    private boolean branchBroadcast;
+    private long bbLow = -1;
+    private long bbHigh = -1;
+    private boolean r52;
 
     /** An encoder for an ETMv4 unit ({@code ete} false) or an ETE unit. */
     public Etm4Encoder(boolean ete) {
@@ -132,6 +148,21 @@ public final class Etm4Encoder {
         }
         contextId = contextIdValue;
         vmid = vmidValue;
+        return this;
+    }
+
+    /**
+     * Branch broadcast (TRCCONFIGR.BB): the target of every taken direct branch is traced too; with
+     * {@code low} >= 0 only of the branches at addresses {@code low} to {@code high} (TRCBBCTLR.MODE include,
+     * RANGE[0]: address range comparator pair 0, TRCACVR0 and TRCACVR1).
+     */
+    public Etm4Encoder branchBroadcast(boolean on, long low, long high) {
+        if (low >= 0 && (high < low)) {
+            throw new IllegalArgumentException("Option --branch-broadcast-range takes LOW-HIGH with LOW at most HIGH.");
+        }
+        branchBroadcast = on;
+        bbLow = low;
+        bbHigh = high;
         return this;
     }
 
@@ -191,13 +222,38 @@ public final class Etm4Encoder {
                 }
                 case "profile" -> {
                     if (!v.equalsIgnoreCase("AR")) {
-                        throw new IllegalArgumentException(title + " encoding covers A-profile AArch64 code; "
+                        throw new IllegalArgumentException(title + " encoding covers A and R profile code; "
                                 + "an M-profile execution cannot be encoded.");
+                    }
+                }
+                case "branch-broadcast" -> e.branchBroadcast = OptionValues.flag(o.getKey(), v);
+                case "branch-broadcast-range" -> {
+                    int dash = v.indexOf('-', 1);
+                    if (dash < 0) {
+                        throw new IllegalArgumentException("Option --branch-broadcast-range takes LOW-HIGH, not '" + v + "'.");
+                    }
+                    e.branchBroadcast(e.branchBroadcast, OptionValues.number(o.getKey(), v.substring(0, dash)),
+                            OptionValues.number(o.getKey(), v.substring(dash + 1)));
+                }
+                case "unit" -> {
+                    if (!v.equalsIgnoreCase("a") && !v.equalsIgnoreCase("r52")) {
+                        throw new IllegalArgumentException("Option --unit takes a or r52, not '" + v + "'.");
+                    }
+                    e.r52 = v.equalsIgnoreCase("r52");
+                    if (e.r52 && ete) {
+                        throw new IllegalArgumentException("Cortex-R52 has an ETMv4 trace unit, not ETE: encode it with --protocol etm4.");
                     }
                 }
                 default -> throw new IllegalArgumentException("Unknown " + title + " option --" + o.getKey() + "; known: "
                         + String.join(", ", OPTIONS.keySet()) + ".");
             }
+        }
+        if (e.bbLow >= 0 && !e.branchBroadcast) {
+            throw new IllegalArgumentException("Option --branch-broadcast-range needs --branch-broadcast=on.");
+        }
+        if (e.branchBroadcast && (e.returnStack || e.qElements > 0)) {
+            throw new IllegalArgumentException("Option --branch-broadcast=on goes with neither --return-stack=on nor "
+                    + "--q-elements: each would leave out addresses that branch broadcast traces.");
         }
         if (e.qElements > 0 && e.returnStack) {
             throw new IllegalArgumentException("Options --q-elements and --return-stack=on do not go together: a Q element "
@@ -212,12 +268,22 @@ public final class Etm4Encoder {
         r.put("TRCCONFIGR", 0x1 | (returnStack ? Etm4Config.CONFIGR_RS : 0)
                 | (qElements > 0 ? 1L << Etm4Config.CONFIGR_QE_SHIFT : 0) // QE 0b01: Q elements with counts
                 | (cycles ? Etm4Config.CONFIGR_CCI : 0) | (timestamps ? Etm4Config.CONFIGR_TS : 0)
-                | (contextId >= 0 ? Etm4Config.CONFIGR_CID : 0) | (vmid >= 0 ? Etm4Config.CONFIGR_VMID : 0));
+                | (contextId >= 0 ? Etm4Config.CONFIGR_CID : 0) | (vmid >= 0 ? Etm4Config.CONFIGR_VMID : 0)
+                | (branchBroadcast ? Etm4Config.CONFIGR_BB : 0));
+        if (branchBroadcast && bbLow >= 0) {
+            r.put("TRCBBCTLR", 0x101); // MODE 1 (include), RANGE[0]: the address range comparator pair 0
+            r.put("TRCACVR0", bbLow);
+            r.put("TRCACVR1", bbHigh);
+            r.put("TRCACATR0", 0);
+            r.put("TRCACATR1", 0);
+        } else if (branchBroadcast) {
+            r.put("TRCBBCTLR", 0); // MODE 0 (exclude) with no range: every branch
+        }
         r.put("TRCTRACEIDR", traceId);
         r.put("TRCAUTHSTATUS", AUTHSTATUS);
         r.put("TRCIDR0", IDR0 | (qElements > 0 ? 1L << 15 : 0)); // QSUPP 0b01: Q elements with counts
         r.put("TRCIDR1", ete ? IDR1_ETE : IDR1_ETM4);
-        r.put("TRCIDR2", IDR2);
+        r.put("TRCIDR2", r52 ? IDR2_R52 : IDR2);
         if (cycles) {
             r.put("TRCCCCTLR", cycleThreshold);
         }
@@ -257,6 +323,46 @@ public final class Etm4Encoder {
         };
     }
 
+    /**
+     * ETMv4 exception type (IHI 0064, Exception packet, Armv8-A and Armv8-R types) of an exception taken to
+     * AArch32 state, from its vector offset / 4.
+     */
+    static int exceptionType32(int number) {
+        return switch (number) {
+            case 0 -> 0x0; // reset
+            case 1 -> 0x3; // undefined instruction: trap
+            case 2, 5 -> 0x2; // SVC; HVC (the hypervisor call vector): call
+            case 3 -> 0xB; // prefetch abort: instruction fault
+            case 4 -> 0xC; // data abort: data fault
+            case 6 -> 0xE; // IRQ
+            case 7 -> 0xF; // FIQ
+            default -> 0x3;
+        };
+    }
+
+    /** ETMv4 exception type of an A32 or T32 exception-generating instruction (SVC, HVC, SMC: call; BKPT: debug; UDF: trap). */
+    static int callType32(Insn insn) {
+        int op = insn.opcode;
+        if (insn.isa == Isa.A32) {
+            if ((op & 0x0F000000) == 0x0F000000 || (op & 0x0FF000F0) == 0x01400070 || (op & 0x0FF000F0) == 0x01600070) {
+                return 0x2; // SVC, HVC, SMC
+            }
+            return (op & 0x0FF000F0) == 0x01200070 ? 0x6 : 0x3; // BKPT, else UDF
+        }
+        if (insn.size == 2) {
+            if ((op & 0xFF00) == 0xDF00) {
+                return 0x2; // SVC
+            }
+            return (op & 0xFF00) == 0xBE00 ? 0x6 : 0x3; // BKPT, else UDF
+        }
+        return (op & 0xFFE0F000) == 0xF7E08000 ? 0x2 : 0x3; // HVC, SMC; else UDF
+    }
+
+    /** An address as the address history keeps it: T32 (IS1) half-word aligned, A64 and A32 word aligned. */
+    static long align(long a, int is) {
+        return is == 1 ? a & ~1L : a & ~3L;
+    }
+
     /** ETMv4 exception type of an exception-generating instruction (SVC, HVC, SMC; BRK; HLT; UDF). */
     static int callType(int opcode) {
         if ((opcode & 0xFFE00000) == 0xD4000000) {
@@ -284,6 +390,7 @@ public final class Etm4Encoder {
 
         // address history (IHI 0064, address packets): most recent first
         private final long[] history = new long[3];
+        private final int[] historyIs = new int[3];
 
         // atoms not yet written: bit i = atom i is E
         private int atomCount;
@@ -295,6 +402,9 @@ public final class Etm4Encoder {
         private boolean contextChanged;
         private int curEl;
         private int tracedEl = -1;
+        // the instruction set of the code being traced (its state, AArch64 or AArch32, is in the context packet)
+        private Isa curIsa = Isa.A64;
+        private boolean tracedAarch64 = true;
         private long expectedNext = -1;
         private boolean atRangeStart;
         private long lastSync;
@@ -306,8 +416,12 @@ public final class Etm4Encoder {
         private boolean pLink;
         private boolean pRet;
         private long pTarget;
+        private Isa pTargetIsa;
+        private long pReturn;
+        private Isa pIsa;
 
         private final long[] stack = new long[15];
+        private final Isa[] stackIsa = new Isa[15];
         private int stackSize;
 
         // cycles since the last cycle count (one a instruction), and instructions executed so far (the timestamp)
@@ -319,6 +433,7 @@ public final class Etm4Encoder {
         private int qP0;
         private long qCount;
         private long qNext;
+        private Isa qNextIsa = Isa.A64;
 
         Run(MemoryImage memory) {
             this.memory = memory;
@@ -350,19 +465,31 @@ public final class Etm4Encoder {
         }
 
         private void step(ExecutionEvent.Step s, ExecutionEvent next) {
-            if (s.isa() != Isa.A64) {
-                throw new IllegalArgumentException("The execution has " + s.isa() + " code at 0x"
-                        + Long.toHexString(s.address()) + "; the ETMv4/ETE encoder encodes A64 code only.");
-            }
             long a = s.address();
+            Isa isa = s.isa();
+            if (isa != Isa.A64 && isa != Isa.A32 && isa != Isa.T32) {
+                throw new IllegalArgumentException("The execution has " + isa + " code at 0x" + Long.toHexString(a)
+                        + "; the ETMv4/ETE encoder encodes A64, A32 and T32 code.");
+            }
+            if (isa == Isa.A64 && r52) {
+                throw new IllegalArgumentException("The execution has A64 code at 0x" + Long.toHexString(a)
+                        + "; Cortex-R52 (--unit=r52) runs AArch32 code only.");
+            }
+            if (isa != Isa.A64 && ete && curEl != 0) {
+                throw new IllegalArgumentException("The execution has " + isa + " code at 0x" + Long.toHexString(a)
+                        + " at EL" + curEl + "; an ETE unit traces an Armv9-A core, which has AArch32 state at EL0 only.");
+            }
+            if (started && (isa == Isa.A64) != tracedAarch64) {
+                contextChanged = true; // AArch64 to AArch32 or back: only an exception or its return does that
+            }
             if (pending) {
-                resolve(a);
+                resolve(a, isa);
             } else if (!started) {
-                sync(a, true);
+                sync(a, isa, true);
             } else if (handlerAddress) {
                 // the first instruction of an exception handler: its address (and context) after the Exception packet
                 flushAtoms();
-                address(a, contextChanged);
+                address(a, isa, contextChanged);
             } else if (needAddress || a != expectedNext) {
                 // trace resumes after code that is not traced (or a discontinuity the record does not explain)
                 flushAtoms();
@@ -370,16 +497,17 @@ public final class Etm4Encoder {
                 timestamp();
                 sinceP0 = 0;
                 stackSize = 0; // a decoder empties its return stack where trace restarts (OpenCSD does)
-                address(a, true);
+                address(a, isa, true);
             } else if (atRangeStart && out.size() - lastSync >= syncPeriod) {
-                sync(a, false);
+                sync(a, isa, false);
             }
             if (contextChanged) {
                 // the context changed at an exception return resolved above (the address carried it) or here
                 flushAtoms();
-                address(a, true);
+                address(a, isa, true);
             }
-            if (!classifier.classify(memory, a, Isa.A64, 0, insn)) {
+            curIsa = isa;
+            if (!classifier.classify(memory, a, isa, 0, insn)) {
                 throw new IllegalArgumentException("The execution runs code at 0x" + Long.toHexString(a)
                         + " that the program image does not hold.");
             }
@@ -387,13 +515,15 @@ public final class Etm4Encoder {
             cyclesSince++;
             executed++;
             WaypointKind kind = insn.kind;
+            long nextAddress = a + insn.size;
             boolean p0 = kind == WaypointKind.DIRECT_BRANCH || kind == WaypointKind.INDIRECT_BRANCH
                     || kind == WaypointKind.EXCEPTION_RETURN || kind == WaypointKind.BARRIER; // ISB is P0 in ETMv4
             atRangeStart = false;
             if (p0) {
                 if (!s.executed()) {
-                    p0(false, a + 4);
-                    expectedNext = a + 4;
+                    // a branch that failed its condition (AArch32: any instruction that writes the PC)
+                    p0(false, nextAddress, isa);
+                    expectedNext = nextAddress;
                     atRangeStart = true;
                 } else {
                     pending = true;
@@ -402,71 +532,86 @@ public final class Etm4Encoder {
                     pLink = insn.link;
                     pRet = insn.ret;
                     pTarget = insn.target;
+                    pTargetIsa = insn.targetIsa == null ? isa : insn.targetIsa;
+                    pReturn = nextAddress;
+                    pIsa = isa;
                 }
             } else {
-                expectedNext = a + 4;
+                expectedNext = nextAddress;
                 if (kind == WaypointKind.EXCEPTION_CALL && s.executed()
                         && !(next instanceof ExecutionEvent.ExceptionTaken)) {
                     // the exception goes to code the record does not have: traced as the exception, then nothing
                     // until the record goes on
                     flushAtoms();
                     stackSize = 0;
-                    exceptionPacket(callType(insn.opcode), a + 4, false);
+                    exceptionPacket(isa == Isa.A64 ? callType(insn.opcode) : callType32(insn), nextAddress, isa, false);
                     needAddress = true;
                 }
             }
         }
 
-        /** The executed P0 instruction at pAddr went to {@code target}. */
-        private void resolve(long target) {
+        /** The executed P0 instruction at pAddr went to {@code target}, an instruction of {@code isa}. */
+        private void resolve(long target, Isa isa) {
             pending = false;
             expectedNext = target;
             atRangeStart = true;
             if (pKind == WaypointKind.BARRIER) {
-                p0(true, target); // ISB: an E atom, execution goes on at the next instruction
+                p0(true, target, isa); // ISB: an E atom, execution goes on at the next instruction
                 return;
             }
             if (pKind == WaypointKind.DIRECT_BRANCH) {
                 if (target != pTarget) {
-                    p0(false, target); // CBZ, CBNZ, TBZ, TBNZ that did not branch
+                    p0(false, target, isa); // CBZ, CBNZ, TBZ, TBNZ that did not branch
                     return;
                 }
-                p0(true, target);
+                p0(true, target, isa);
                 if (pLink) {
-                    push(pAddr + 4);
+                    push(pReturn, pIsa);
+                }
+                if (broadcast(pAddr)) {
+                    // branch broadcast: the target of a taken direct branch is traced too
+                    flushAtoms();
+                    address(target, isa, contextChanged);
                 }
                 return;
             }
             if (qElements > 0) {
                 // the Q element that holds the branch carries where it went, unless the context changed there
-                p0(true, target);
+                p0(true, target, isa);
                 if (contextChanged) {
                     flushAtoms();
-                    address(target, true);
+                    address(target, isa, true);
                 }
                 return;
             }
             atom(true);
             if (pRet && pKind == WaypointKind.INDIRECT_BRANCH && returnStack && stackSize > 0
-                    && stack[stackSize - 1] == target && !contextChanged) {
+                    && stack[stackSize - 1] == target && stackIsa[stackSize - 1] == isa && !contextChanged) {
                 stackSize--;
             } else {
                 flushAtoms();
-                address(target, contextChanged);
+                address(target, isa, contextChanged);
             }
             if (pLink) {
-                push(pAddr + 4);
+                push(pReturn, pIsa);
             }
         }
 
-        private void push(long a) {
+        /** Branch broadcasting applies to a branch at {@code a}: everywhere, or in the range TRCBBCTLR selects. */
+        private boolean broadcast(long a) {
+            return branchBroadcast && (bbLow < 0 || (a >= bbLow && a <= bbHigh));
+        }
+
+        private void push(long a, Isa isa) {
             if (!returnStack) {
                 return;
             }
             if (stackSize == stack.length) {
                 System.arraycopy(stack, 1, stack, 0, stackSize - 1);
+                System.arraycopy(stackIsa, 1, stackIsa, 0, stackSize - 1);
                 stackSize--;
             }
+            stackIsa[stackSize] = isa;
             stack[stackSize++] = a;
         }
 
@@ -479,22 +624,29 @@ public final class Etm4Encoder {
                 return;
             }
             boolean atTarget = false;
+            // the instruction set of the preferred return address: that of the code interrupted (after a taken
+            // indirect branch the record does not say; taken as the branch's own)
+            Isa returnIsa = curIsa;
             if (pending) {
                 // the P0 instruction went to where the exception returns to: the exception's address is its target
                 pending = false;
                 if (pKind == WaypointKind.DIRECT_BRANCH && x.preferredReturn() != pTarget) {
-                    p0(false, x.preferredReturn());
+                    p0(false, x.preferredReturn(), curIsa);
                 } else {
-                    p0(true, x.preferredReturn());
+                    if (pKind == WaypointKind.DIRECT_BRANCH) {
+                        returnIsa = pTargetIsa;
+                    }
+                    p0(true, x.preferredReturn(), returnIsa);
                     atTarget = pKind != WaypointKind.DIRECT_BRANCH && pKind != WaypointKind.BARRIER;
                     if (pLink) {
-                        push(pAddr + 4);
+                        push(pReturn, pIsa);
                     }
                 }
             }
             flushAtoms();
             stackSize = 0; // nothing predicted across an exception: the handler and the code after it start afresh
-            exceptionPacket(exceptionType(x), x.preferredReturn(), atTarget && qElements == 0);
+            int type = curIsa == Isa.A64 ? exceptionType(x) : exceptionType32(x.number());
+            exceptionPacket(type, x.preferredReturn(), returnIsa, atTarget && qElements == 0);
             if (x.el() >= 0 && x.el() != curEl) {
                 curEl = x.el();
                 contextChanged = true;
@@ -506,7 +658,7 @@ public final class Etm4Encoder {
             handlerAddress = true;
         }
 
-        private void exceptionPacket(int type, long preferredReturn, boolean atTarget) {
+        private void exceptionPacket(int type, long preferredReturn, Isa isa, boolean atTarget) {
             sinceP0 = 0; // the exception is a P0 element: the instructions before it are walked to its address
             out.write(0x06);
             int b1 = (type & 0x1F) << 1 | (atTarget ? 0x40 : 0x01);
@@ -516,12 +668,12 @@ public final class Etm4Encoder {
             } else {
                 out.write(b1);
             }
-            address(preferredReturn, false);
+            address(preferredReturn, isa, false);
             cycleCount();
         }
 
         /** A-sync and Trace Info, then the address and context of the instruction at {@code a}. */
-        private void sync(long a, boolean first) {
+        private void sync(long a, Isa isa, boolean first) {
             flushAtoms();
             for (int i = 0; i < 11; i++) {
                 out.write(0x00);
@@ -536,6 +688,7 @@ public final class Etm4Encoder {
                 out.write(0x00); // no sections: all defaults (no cycle counting)
             }
             history[0] = history[1] = history[2] = 0;
+            historyIs[0] = historyIs[1] = historyIs[2] = 0;
             stackSize = 0;
             sinceP0 = 0;
             if (first) {
@@ -544,21 +697,28 @@ public final class Etm4Encoder {
             }
             timestamp();
             lastSync = out.size();
-            address(a, true);
+            address(a, isa, true);
         }
 
-        /** The target address {@code a}, with a context packet when {@code withContext}. */
-        private void address(long a, boolean withContext) {
+        /**
+         * The target address {@code a} of an instruction of {@code isa} (T32: IS1, else IS0), with a context packet
+         * when {@code withContext} or when the exception level or the execution state changed.
+         */
+        private void address(long a, Isa isa, boolean withContext) {
             handlerAddress = false;
             needAddress = false;
-            if (withContext || tracedEl != curEl) {
-                out.write(0x85); // Address with Context, 64-bit, IS0
-                out.write((int) (a >>> 2) & 0x7F);
-                out.write((int) (a >>> 9) & 0x7F);
-                for (int i = 2; i < 8; i++) {
-                    out.write((int) (a >>> (8 * i)) & 0xFF);
+            int is = isa == Isa.T32 ? 1 : 0;
+            boolean a64 = isa == Isa.A64;
+            if (withContext || tracedEl != curEl || a64 != tracedAarch64) {
+                if (a64) {
+                    out.write(0x85); // Address with Context, 64-bit, IS0
+                    writeAddress(a, 0, 8);
+                } else {
+                    out.write(0x82 | is); // Address with Context, 32-bit, IS0 (A32) or IS1 (T32)
+                    writeAddress(a, is, 4);
                 }
-                out.write(curEl | 0x10 | (nonSecure ? 0x20 : 0) | (vmid >= 0 ? 0x40 : 0) | (contextId >= 0 ? 0x80 : 0)); // EL, SF, NS, V, C
+                out.write(curEl | (a64 ? 0x10 : 0) | (nonSecure ? 0x20 : 0) | (vmid >= 0 ? 0x40 : 0)
+                        | (contextId >= 0 ? 0x80 : 0)); // EL, SF, NS, V, C
                 if (vmid >= 0) {
                     out.write((int) vmid);
                 }
@@ -568,55 +728,67 @@ public final class Etm4Encoder {
                     }
                 }
                 tracedEl = curEl;
+                tracedAarch64 = a64;
                 contextChanged = false;
-                pushHistory(a);
+                pushHistory(a, is);
                 return;
             }
             if (exactMatch) {
                 for (int k = 0; k < 3; k++) {
-                    if (history[k] == a) {
+                    if (history[k] == align(a, is) && historyIs[k] == is) {
                         out.write(0x90 + k);
-                        pushHistory(a);
+                        pushHistory(a, is);
                         return;
                     }
                 }
             }
+            int shortBits = is == 0 ? 9 : 8; // a short address gives bits [8:2] (IS0) or [7:1] (IS1), then 8 more
             long diff = a ^ history[0];
-            if (diff >>> 9 == 0) {
-                out.write(0x95);
-                out.write((int) (a >>> 2) & 0x7F);
-            } else if (diff >>> 17 == 0) {
-                out.write(0x95);
-                out.write((int) (a >>> 2) & 0x7F | 0x80);
-                out.write((int) (a >>> 9) & 0xFF);
+            if (diff >>> shortBits == 0) {
+                out.write(0x95 + is);
+                out.write((int) (a >>> (2 - is)) & 0x7F);
+            } else if (diff >>> (shortBits + 8) == 0) {
+                out.write(0x95 + is);
+                out.write((int) (a >>> (2 - is)) & 0x7F | 0x80);
+                out.write((int) (a >>> shortBits) & 0xFF);
             } else if (a >>> 32 == 0 && history[0] >>> 32 == 0) {
-                out.write(0x9A);
-                out.write((int) (a >>> 2) & 0x7F);
-                out.write((int) (a >>> 9) & 0x7F);
-                out.write((int) (a >>> 16) & 0xFF);
-                out.write((int) (a >>> 24) & 0xFF);
+                out.write(0x9A + is); // long, 32-bit
+                writeAddress(a, is, 4);
             } else {
-                out.write(0x9D);
-                out.write((int) (a >>> 2) & 0x7F);
-                out.write((int) (a >>> 9) & 0x7F);
-                for (int i = 2; i < 8; i++) {
-                    out.write((int) (a >>> (8 * i)) & 0xFF);
-                }
+                out.write(0x9D + is); // long, 64-bit
+                writeAddress(a, is, 8);
             }
-            pushHistory(a);
+            pushHistory(a, is);
         }
 
-        private void pushHistory(long a) {
+        /** The address field of a long address packet: IS0 bits [8:2] and [15:9], IS1 bits [7:1] and [15:8], then bytes. */
+        private void writeAddress(long a, int is, int bytes) {
+            if (is == 0) {
+                out.write((int) (a >>> 2) & 0x7F);
+                out.write((int) (a >>> 9) & 0x7F);
+            } else {
+                out.write((int) (a >>> 1) & 0x7F);
+                out.write((int) (a >>> 8) & 0xFF);
+            }
+            for (int i = 2; i < bytes; i++) {
+                out.write((int) (a >>> (8 * i)) & 0xFF);
+            }
+        }
+
+        private void pushHistory(long a, int is) {
             history[2] = history[1];
             history[1] = history[0];
-            history[0] = a & ~3L;
+            history[0] = align(a, is);
+            historyIs[2] = historyIs[1];
+            historyIs[1] = historyIs[0];
+            historyIs[0] = is;
         }
 
         /**
          * A P0 instruction ({@code e}: it branched, or ISB) after which execution goes on at {@code next}: an
          * atom, or with Q elements one more instruction run of the Q element being gathered.
          */
-        private void p0(boolean e, long next) {
+        private void p0(boolean e, long next, Isa nextIsa) {
             if (qElements == 0) {
                 atom(e);
                 return;
@@ -628,6 +800,7 @@ public final class Etm4Encoder {
             qCount += sinceP0;
             sinceP0 = 0;
             qNext = next;
+            qNextIsa = nextIsa;
             if (qP0 == qElements) {
                 flushQ();
             }
@@ -644,44 +817,43 @@ public final class Etm4Encoder {
             }
             long a = qNext;
             long count = qCount;
+            int is = qNextIsa == Isa.T32 ? 1 : 0;
             qP0 = 0;
             qCount = 0;
             int k = -1;
             if (exactMatch) {
                 for (int i = 0; i < 3 && k < 0; i++) {
-                    if (history[i] == a) {
+                    if (history[i] == align(a, is) && historyIs[i] == is) {
                         k = i;
                     }
                 }
             }
+            int shortBits = is == 0 ? 9 : 8;
             long diff = a ^ history[0];
             if (k >= 0) {
                 out.write(0xA0 + k);
                 writeCount(count);
-                pushHistory(a);
-            } else if (diff >>> 9 == 0) {
-                out.write(0xA5);
-                out.write((int) (a >>> 2) & 0x7F);
+                pushHistory(a, is);
+            } else if (diff >>> shortBits == 0) {
+                out.write(0xA5 + is);
+                out.write((int) (a >>> (2 - is)) & 0x7F);
                 writeCount(count);
-                pushHistory(a);
-            } else if (diff >>> 17 == 0) {
-                out.write(0xA5);
-                out.write((int) (a >>> 2) & 0x7F | 0x80);
-                out.write((int) (a >>> 9) & 0xFF);
+                pushHistory(a, is);
+            } else if (diff >>> (shortBits + 8) == 0) {
+                out.write(0xA5 + is);
+                out.write((int) (a >>> (2 - is)) & 0x7F | 0x80);
+                out.write((int) (a >>> shortBits) & 0xFF);
                 writeCount(count);
-                pushHistory(a);
+                pushHistory(a, is);
             } else if (diff >>> 32 == 0) {
-                out.write(0xAA);
-                out.write((int) (a >>> 2) & 0x7F);
-                out.write((int) (a >>> 9) & 0x7F);
-                out.write((int) (a >>> 16) & 0xFF);
-                out.write((int) (a >>> 24) & 0xFF);
+                out.write(0xAA + is);
+                writeAddress(a, is, 4);
                 writeCount(count);
-                pushHistory(a);
+                pushHistory(a, is);
             } else {
                 out.write(0xAC); // count only: the address packet after it is the Q element's
                 writeCount(count);
-                address(a, false);
+                address(a, qNextIsa, false);
             }
             cycleCount();
         }
