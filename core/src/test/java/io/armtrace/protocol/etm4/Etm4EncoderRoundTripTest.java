@@ -117,8 +117,23 @@ class Etm4EncoderRoundTripTest {
     @Test
     void refusesWhatItCannotEncode() {
         Etm4Protocol p = new Etm4Protocol(false);
-        assertThatThrownBy(() -> p.encode(Corpus.execution("m33"), Corpus.image("m33"), new HashMap<>()))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("A64 code only");
+        assertThatThrownBy(() -> p.encode(Corpus.execution("linux-a64"), Corpus.image("linux-a64"), Map.of("unit", "r52")))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("AArch32 code only");
+        assertThatThrownBy(() -> new Etm4Protocol(true).encode(Corpus.execution("a9-arm"), Corpus.image("a9-arm"),
+                Map.of("el", "1"))).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("EL0 only");
+        assertThatThrownBy(() -> new Etm4Protocol(true).encode(Corpus.execution("a9-arm"), Corpus.image("a9-arm"),
+                Map.of("unit", "r52"))).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("not ETE");
+        assertThatThrownBy(() -> p.encode(Corpus.execution("a9-arm"), Corpus.image("a9-arm"), Map.of("unit", "r5")))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("a or r52");
+        assertThatThrownBy(() -> p.encode(Corpus.execution("a9-arm"), Corpus.image("a9-arm"),
+                Map.of("branch-broadcast", "on", "return-stack", "on")))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("goes with neither");
+        assertThatThrownBy(() -> p.encode(Corpus.execution("a9-arm"), Corpus.image("a9-arm"),
+                Map.of("branch-broadcast-range", "0x1000-0x2000")))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("needs --branch-broadcast=on");
+        assertThatThrownBy(() -> p.encode(Corpus.execution("a9-arm"), Corpus.image("a9-arm"),
+                Map.of("branch-broadcast", "on", "branch-broadcast-range", "0x2000-0x1000")))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("LOW at most HIGH");
         assertThatThrownBy(() -> p.encode(Corpus.execution("m33"), Corpus.image("m33"), Map.of("profile", "M")))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("M-profile");
         Execution a64 = Corpus.execution("linux-a64");
@@ -126,7 +141,7 @@ class Etm4EncoderRoundTripTest {
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("16");
         assertThatThrownBy(() -> p.encode(a64, Corpus.image("linux-a64"), Map.of("trace-id", "0x70")))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("trace ID");
-        assertThatThrownBy(() -> p.encode(a64, Corpus.image("linux-a64"), Map.of("branch-broadcast", "on")))
+        assertThatThrownBy(() -> p.encode(a64, Corpus.image("linux-a64"), Map.of("branch-broadcasts", "on")))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("Unknown ETMv4 option");
         assertThatThrownBy(() -> p.encode(a64, Corpus.image("linux-a64"), Map.of("cycle-accurate", "on", "cycle-threshold", "0")))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("1 to 4095");
@@ -140,6 +155,66 @@ class Etm4EncoderRoundTripTest {
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("secure or non-secure");
         assertThatThrownBy(() -> p.encode(a64, Corpus.image("m33"), new HashMap<>()))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("does not hold");
+    }
+
+    /**
+     * Branch broadcast adds one address packet for every taken direct branch of the record (A64 and A32/T32,
+     * counted from QEMU's record with the classifier: a direct branch followed by its target), none for those
+     * that fell through; with a range, only for the branches in it. The periodic sync is off so that both
+     * traces have the same synchronizations.
+     */
+    @ParameterizedTest(name = "{0}")
+    @CsvSource({"linux-a64, 0x400000, 0x401fff", "a53-el1, 0x40200000, 0x402007ff", "linux-arm, 0x10000, 0x107ff",
+        "a9-thumb, 0x60010000, 0x600107ff"})
+    void branchBroadcastTracesTheTargetOfEveryTakenDirectBranch(String name, String low, String high) {
+        Execution execution = Corpus.execution(name);
+        MemoryImage memory = Corpus.image(name).memory();
+        Map<String, String> plain = new HashMap<>(Map.of("sync-period", "1073741824", "el",
+                Integer.toString(Math.max(0, Corpus.header(name).el()))));
+        Map<String, String> bb = new HashMap<>(plain);
+        bb.put("branch-broadcast", "on");
+        Map<String, String> ranged = new HashMap<>(bb);
+        ranged.put("branch-broadcast-range", low + "-" + high);
+        long lo = Long.decode(low);
+        long hi = Long.decode(high);
+        InstructionClassifier classifier = new InstructionClassifier(Profile.AR);
+        Insn insn = new Insn();
+        long taken = 0;
+        long inRange = 0;
+        List<ExecutionEvent> events = execution.events();
+        for (int i = 0; i + 1 < events.size(); i++) {
+            if (events.get(i) instanceof ExecutionEvent.Step st && st.executed()
+                    && events.get(i + 1) instanceof ExecutionEvent.Step next
+                    && classifier.classify(memory, st.address(), st.isa(), 0, insn)
+                    && insn.kind == WaypointKind.DIRECT_BRANCH && next.address() == insn.target) {
+                taken++;
+                if (st.address() >= lo && st.address() <= hi) {
+                    inRange++;
+                }
+            }
+        }
+        long plainAddresses = addresses(execution, name, plain);
+        assertThat(taken).isGreaterThan(500);
+        assertThat(inRange).isGreaterThan(10).isLessThan(taken);
+        assertThat(addresses(execution, name, bb) - plainAddresses).isEqualTo(taken);
+        assertThat(addresses(execution, name, ranged) - plainAddresses).isEqualTo(inRange);
+    }
+
+    /** The address elements (targets, exception and context addresses) of the trace made with these options. */
+    private static long addresses(Execution execution, String name, Map<String, String> options) {
+        EncodeOutput enc = new Etm4Protocol(false).encode(execution, Corpus.image(name), options);
+        Etm4Config config = Etm4Config.of(enc.registers(), false);
+        long[] n = {0};
+        Etm4Speculation s = new Etm4Speculation(config, e -> {
+            if (e.kind() == Etm4Element.Kind.ADDRESS) {
+                n[0]++;
+            }
+        });
+        Etm4PacketReader reader = new Etm4PacketReader(config, s);
+        reader.push(enc.trace(), 0, enc.trace().length);
+        reader.end();
+        s.end();
+        return n[0];
     }
 
     /** What the walk found: instruction addresses, whether each ended an N atom, gaps and exceptions. */
