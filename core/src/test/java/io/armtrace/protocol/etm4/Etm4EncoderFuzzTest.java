@@ -19,8 +19,8 @@ import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 /**
- * Arbitrary execution records through the ETMv4/ETE encoder: whatever the record says (steps anywhere, in any
- * instruction set, exceptions and returns at any point, options of any value), the encoder either writes a
+ * Arbitrary execution records through the ETMv4/ETE encoder: whatever the record says (steps anywhere, in A64,
+ * A32 or T32, exceptions and returns at any point, options of any value), the encoder either writes a
  * trace that the packet reader and the speculation layer read without a gap, or refuses with one
  * IllegalArgumentException of one sentence. {@code mvn test} replays the stored inputs; {@code JAZZER_FUZZ=1} fuzzes.
  */
@@ -50,8 +50,14 @@ class Etm4EncoderFuzzTest {
             long base = (op & 0x40) != 0 ? HIGH : BASE;
             long addr = base + 4L * (arg & 0x3F) + ((op & 0x80) != 0 && (arg & 0xC0) == 0xC0 ? 0x10000 + (arg & 3) : 0);
             switch (op & 7) {
-                case 0, 1, 2, 3 -> events.add(new ExecutionEvent.Step(addr, (op & 0x38) == 0x38 && (arg & 0x81) == 0x81 ? Isa.A32 : Isa.A64,
-                        4, (op & 0x10) == 0 || (op & 8) == 0));
+                case 0, 1, 2, 3 -> {
+                    // mostly A64; A32, and T32 of 2 or 4 bytes at half-word addresses, now and then
+                    boolean other = (arg & 0x81) == 0x81;
+                    Isa isa = other && (op & 0x38) == 0x38 ? Isa.A32 : other && (op & 0x38) == 0x30 ? Isa.T32 : Isa.A64;
+                    long at = isa == Isa.T32 ? addr + (arg >> 1 & 2) : addr;
+                    events.add(new ExecutionEvent.Step(at, isa, isa == Isa.T32 && (arg & 2) != 0 ? 2 : 4,
+                            (op & 0x10) == 0 || (op & 8) == 0));
+                }
                 case 4 -> events.add(new ExecutionEvent.ExceptionTaken(arg & 0xF, addr, base + 4L * (op >> 3 & 0x3F) ,
                         arg >> 6 == 0 ? -1 : arg >> 6, (op & 0x80) != 0 ? 0x15 : arg >> 2));
                 case 5 -> events.add(new ExecutionEvent.ExceptionReturned(addr, (arg >> 6) - 1));
@@ -99,6 +105,19 @@ class Etm4EncoderFuzzTest {
             if ((p & 16) != 0) {
                 options.put("context-id", Integer.toString(p * 0x10203));
                 options.put("vmid", Integer.toString(p * 3 - 100));
+            }
+        }
+        if (data.length > 5) {
+            // branch broadcast, its range, the Cortex-R52 unit, from a sixth byte
+            int b = data[5] & 0xFF;
+            if ((b & 1) != 0) {
+                options.put("branch-broadcast", (b & 2) != 0 ? "on" : "off");
+            }
+            if ((b & 4) != 0) {
+                options.put("branch-broadcast-range", (b & 8) != 0 ? "0x400000-0x400080" : "0x400080-0x400000");
+            }
+            if ((b & 16) != 0) {
+                options.put("unit", (b & 32) != 0 ? "r52" : "a");
             }
         }
         boolean ete = (data[3] & 2) != 0;
