@@ -67,11 +67,14 @@ class Etm4EncodeCliTest {
             {"--protocol", "ete", "--execution", rec, "--image", a64.toString(), "--stats", "--security=secure"},
             {"--protocol", "etm4", "--execution", rec, "--image", a64.toString(), "--stats", "--return-stack=maybe"},
             {"--protocol", "etm4", "--execution", rec, "--image", a64.toString(), "--stats", "--sync-period=15"},
-            {"--protocol", "etm4", "--execution", rec, "--image", a64.toString(), "--stats", "--branch-broadcast=on"},
+            {"--protocol", "etm4", "--execution", rec, "--image", a64.toString(), "--stats", "--branch-broadcast=on",
+                "--return-stack=on"},
+            {"--protocol", "etm4", "--execution", rec, "--image", a64.toString(), "--stats", "--unit=r52"},
+            {"--protocol", "etm4", "--execution", rec, "--image", a64.toString(), "--stats", "--data-trace=on"},
             {"--protocol", "etm4", "--execution", rec, "--image", m33.toString(), "--stats"},
         };
-        String[] said = {"M-profile", "contradicts", "contradicts", "return-stack", "16", "Unknown ETMv4 option",
-            "does not hold"};
+        String[] said = {"M-profile", "contradicts", "contradicts", "return-stack", "16", "goes with neither",
+            "AArch32 code only", "Unknown ETMv4 option", "does not hold"};
         for (int i = 0; i < cases.length; i++) {
             String[] args = new String[cases[i].length + 1];
             args[0] = "encode";
