@@ -10,7 +10,12 @@ import io.armtrace.protocol.DecodeOptions;
 import io.armtrace.protocol.EncodeOutput;
 import io.armtrace.source.Registers;
 import io.armtrace.source.TraceData;
+import io.armtrace.isa.Insn;
+import io.armtrace.isa.InstructionClassifier;
+import io.armtrace.isa.Profile;
+import io.armtrace.trace.ExceptionEntry;
 import io.armtrace.trace.Gap;
+import io.armtrace.trace.WaypointKind;
 import io.armtrace.trace.InstructionCount;
 import io.armtrace.trace.InstructionRange;
 import java.io.IOException;
@@ -70,6 +75,7 @@ class Etm4FlowRoundTripTest {
         Registers regs = new Registers().putAll(enc.registers());
         List<Long> got = new ArrayList<>();
         List<Object> gaps = new ArrayList<>();
+        long[] exceptions = {0};
         p.decode(new DecodeInput(-1, regs, Corpus.image(name), TraceData.of("encoded", enc.trace()),
                 DecodeOptions.DEFAULT), e -> {
                     if (e instanceof InstructionRange r) {
@@ -85,8 +91,27 @@ class Etm4FlowRoundTripTest {
                         }
                     } else if (e instanceof Gap g) {
                         gaps.add(g);
+                    } else if (e instanceof ExceptionEntry) {
+                        exceptions[0]++;
                     }
                 });
+        // every exception of the record, and every SVC (or other exception-generating instruction) it ran without
+        // one (user mode: the kernel is not in the record), which is traced as an exception into untraced code
+        long expectedExceptions = 0;
+        InstructionClassifier classifier = new InstructionClassifier(Profile.AR);
+        Insn insn = new Insn();
+        List<ExecutionEvent> events = execution.events();
+        for (int i = 0; i < events.size(); i++) {
+            if (events.get(i) instanceof ExecutionEvent.ExceptionTaken) {
+                expectedExceptions++;
+            } else if (events.get(i) instanceof ExecutionEvent.Step st && st.executed()
+                    && classifier.classify(Corpus.image(name).memory(), st.address(), st.isa(), 0, insn)
+                    && insn.kind == WaypointKind.EXCEPTION_CALL
+                    && !(i + 1 < events.size() && events.get(i + 1) instanceof ExecutionEvent.ExceptionTaken)) {
+                expectedExceptions++;
+            }
+        }
+        assertThat(exceptions[0]).as("exceptions").isEqualTo(expectedExceptions).isGreaterThan(10);
         List<Long> expected = new ArrayList<>();
         for (ExecutionEvent.Step s : execution.steps()) {
             expected.add(s.address());
