@@ -290,6 +290,9 @@ public final class Etm4Encoder {
         for (int i = 3; i <= 13; i++) {
             r.put("TRCIDR" + i, 0);
         }
+        if (branchBroadcast && bbLow >= 0) {
+            r.put("TRCIDR4", 1); // NUMACPAIRS: the one address comparator pair the range uses
+        }
         if (ete) {
             r.put("TRCDEVARCH", DEVARCH_ETE);
         }
