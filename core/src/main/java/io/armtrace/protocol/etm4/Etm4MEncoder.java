@@ -163,7 +163,7 @@ final class Etm4MEncoder {
         private boolean returning;
 
         // preferred return addresses of the exceptions entered and not yet returned from, innermost last
-        private long[] open = new long[16];
+        private final long[] open = new long[256];
         private int depth;
 
         Run(MemoryImage memory) {
@@ -300,9 +300,11 @@ final class Etm4MEncoder {
             handlerAddress = true;
         }
 
+        /** Enters an exception; past 256 open ones (no core nests so deep) the oldest is forgotten. */
         private void push(long ret) {
             if (depth == open.length) {
-                open = java.util.Arrays.copyOf(open, depth * 2);
+                System.arraycopy(open, 1, open, 0, depth - 1);
+                depth--;
             }
             open[depth++] = ret;
         }
