@@ -167,6 +167,72 @@ class PerfGroundTruthTest {
         assertThat(d.gaps()).containsExactly(NEW_BUFFER);
     }
 
+    /** One job's decode: instruction addresses, and the pid, tid and cpu its running thread gave every range. */
+    record ThreadDecode(List<Long> addresses, java.util.Set<List<Long>> threads, List<String> gaps) {
+    }
+
+    /**
+     * A recording made per thread: AUXTRACE buffers with cpu -1 and the thread's ID. Thread 4242 ran on CPU 0 and
+     * then CPU 1, and its one buffer holds both trace IDs; thread 4344 (process 4343) ran another program at the
+     * same addresses on CPU 1. Nothing in the trace says which process runs (no context IDs), so each buffer
+     * decodes with its own process's code because it is the thread's: every job gives exactly the instructions
+     * QEMU executed in its stretch, and every range carries the buffer's thread and the trace unit's CPU.
+     */
+    @Test
+    void perThreadRecordingDecodesEachThreadWithItsProcessCode() throws IOException {
+        List<EncodedRecording.Cpu> cpus = EncodedRecording.write("thread", dir);
+        PerfData data = PerfData.read(dir.resolve("thread.data"));
+        assertThat(data.auxQueues()).containsExactly(new AuxQueue(-1, EncodedRecording.PID), new AuxQueue(-1, EncodedRecording.OTHER_TID));
+        assertThat(data.auxSegments(new AuxQueue(-1, EncodedRecording.PID))).extracting(AuxSegment::time).containsExactly(1000L, 1020L);
+
+        List<String> warnings = new ArrayList<>();
+        Decoder d = Decoder.openRecording(dir.resolve("thread.data"), List.of(dir.resolve("symbols")),
+                DecodeOptions.builder().warnings(warnings::add).build());
+        assertThat(warnings).isEmpty();
+        assertThat(d.sources()).extracting(io.armtrace.api.TraceSource::label).containsExactly(
+                "thread 4242 on CPU 0 (ETM4, trace ID 0x10)", "thread 4242 on CPU 1 (ETM4, trace ID 0x12)",
+                "thread 4344 on CPU 1 (ETM4, trace ID 0x12)");
+        List<ThreadDecode> got = new ArrayList<>();
+        for (io.armtrace.api.TraceSource s : d.sources()) {
+            ThreadDecode t = new ThreadDecode(new ArrayList<>(), new java.util.LinkedHashSet<>(), new ArrayList<>());
+            io.armtrace.trace.RunningThread running = s.runningThread();
+            s.decode(running.feed(new io.armtrace.trace.ElementSink() {
+                @Override
+                public void accept(io.armtrace.trace.TraceElement e) {
+                    if (e instanceof InstructionRange r) {
+                        for (int i = 0; i < r.count(); i++) {
+                            t.addresses().add(r.addressOf(i));
+                        }
+                        t.threads().add(List.of(running.pid(), running.tid(), (long) running.cpu()));
+                    } else if (e instanceof Gap g) {
+                        t.gaps().add(g.reason());
+                    } else if (e instanceof NoImage n) {
+                        throw new AssertionError("no image at " + n);
+                    }
+                }
+
+                @Override
+                public void end() {
+                }
+            }));
+            got.add(t);
+        }
+        List<Long> fast = cpus.get(0).truth();
+        List<Long> slow = cpus.get(1).truth();
+        assertThat(fast).as("the two programs differ").isNotEqualTo(slow);
+        // thread 4242: its first half from CPU 0's trace ID, the rest from CPU 1's, nothing lost or doubled
+        assertThat(got.get(0).addresses()).isNotEmpty().isEqualTo(fast.subList(0, got.get(0).addresses().size()));
+        assertThat(got.get(1).addresses()).isNotEmpty()
+                .isEqualTo(fast.subList(fast.size() - got.get(1).addresses().size(), fast.size()));
+        assertThat(got.get(0).addresses().size() + got.get(1).addresses().size()).isEqualTo(fast.size());
+        assertThat(got.get(2).addresses()).isEqualTo(slow);
+        long pid = EncodedRecording.PID;
+        assertThat(got.get(0).threads()).containsExactly(List.of(pid, pid, 0L));
+        assertThat(got.get(1).threads()).containsExactly(List.of(pid, pid, 1L));
+        assertThat(got.get(2).threads()).containsExactly(List.of((long) EncodedRecording.OTHER_PID, (long) EncodedRecording.OTHER_TID, 1L));
+        assertThat(got.get(2).gaps()).containsExactly(NEW_BUFFER);
+    }
+
     /** {@code armtrace decode RECORDING --symdir DIR --format jsonl} lists the same instructions, one line each. */
     @Test
     void theCommandLineDecodesTheSame() throws IOException {
