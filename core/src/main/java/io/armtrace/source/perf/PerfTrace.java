@@ -223,7 +223,7 @@ public final class PerfTrace {
      * ID its CoreSight frames carry (read once here). Raw trace (TRBE) carries no ID: with more than one unit
      * nothing says whose it is, which is one sentence.
      */
-    private static List<TraceUnit> unitsOfThread(PerfData data, AuxQueue q, List<AuxSegment> segs, Map<Integer, TraceUnit> units) {
+    static List<TraceUnit> unitsOfThread(PerfData data, AuxQueue q, List<AuxSegment> segs, Map<Integer, TraceUnit> units) {
         if (units.size() == 1) {
             return List.copyOf(units.values());
         }

@@ -231,6 +231,17 @@ class PerfGroundTruthTest {
         assertThat(got.get(1).threads()).containsExactly(List.of(pid, pid, 1L));
         assertThat(got.get(2).threads()).containsExactly(List.of((long) EncodedRecording.OTHER_PID, (long) EncodedRecording.OTHER_TID, 1L));
         assertThat(got.get(2).gaps()).containsExactly(NEW_BUFFER);
+
+        // its snapshot: one buffer per thread, with a trace source per CPU its frames carry (OpenCSD's decode of
+        // it is tools/opencsd-check/perfdata.sh's business)
+        Path snap = java.nio.file.Files.createDirectories(dir.resolve("snap"));
+        PerfSnapshot.Summary sum = PerfSnapshot.write(data, snap, List.of(dir.resolve("symbols")));
+        assertThat(sum.cpus()).isEmpty();
+        assertThat(sum.threads()).containsOnlyKeys(EncodedRecording.PID, EncodedRecording.OTHER_TID);
+        assertThat(sum.threads().get(EncodedRecording.PID)).containsExactly(
+                data.auxSegments(new AuxQueue(-1, EncodedRecording.PID)).stream().mapToLong(AuxSegment::size).sum(), 0x10L, 1L << 32 | 0x12);
+        assertThat(java.nio.file.Files.readString(snap.resolve("trace.ini"))).contains("ETM_0_t4242=ETB_t4242", "ETM_1_t4242=ETB_t4242",
+                "ETM_1_t4344=ETB_t4344");
     }
 
     /** {@code armtrace decode RECORDING --symdir DIR --format jsonl} lists the same instructions, one line each. */
