@@ -47,7 +47,11 @@ import java.util.Map;
  * its first half on CPU 0 (trace ID 0x10), its second on CPU 1 (trace ID 0x12), both in its one buffer;
  * thread {@value #OTHER_TID} of process {@value #OTHER_PID} runs linux-a64-O0, mapped at the same addresses,
  * on CPU 1 (trace ID 0x12). Neither trace unit traces the context ID, so only the buffer's thread says whose
- * code runs.
+ * code runs;
+ * <li>{@code collision.data}: as {@code lost.data}, the first AUX record flagged collision (PERF_AUX_FLAG_COLLISION)
+ * and the second piece not in the file;
+ * <li>{@code partial.data}: linux-a64 on CPU 1 in four pieces, the third AUX record flagged partial
+ * (PERF_AUX_FLAG_PARTIAL: its data has gaps), its first third missing, so that its data starts inside the trace.
  * </ul>
  */
 final class EncodedRecording {
@@ -56,7 +60,7 @@ final class EncodedRecording {
     static final int OTHER_TID = 4344;
     static final String USER_PATH = "/usr/local/bin/linux-a64";
     static final String KERNEL_PATH = "/boot/a53-el1.elf";
-    static final List<String> NAMES = List.of("user", "trbe", "kernel", "two", "lost", "ptm", "v2", "thread");
+    static final List<String> NAMES = List.of("user", "trbe", "kernel", "two", "lost", "ptm", "v2", "thread", "collision", "partial");
 
     /** The trace of one program on one CPU. */
     static final class Cpu {
@@ -214,15 +218,31 @@ final class EncodedRecording {
                 }
                 cpus = List.of(user, kernel);
             }
-            case "lost" -> {
+            case "lost", "collision" -> {
                 Cpu c = new Cpu(1, "linux-a64", false, 0x10);
+                long flag = name.equals("lost") ? PerfData.AUX_FLAG_TRUNCATED : PerfData.AUX_FLAG_COLLISION;
                 long[] cuts = c.cut(4);
                 w = new PerfDataWriter().coreSightInfo(1, false, List.of(c.block(1)));
                 startUser(w, userBinary(symbols), c.cpu);
                 long aux = 0;
                 for (int i : new int[] {0, 2, 3}) { // piece 1 is lost
                     byte[] data = c.aux(cuts[i], cuts[i + 1], true);
-                    w.aux(aux, data.length, i == 0 ? PerfData.AUX_FLAG_TRUNCATED : 0, PID, PID, 1000 + 10 * i, c.cpu)
+                    w.aux(aux, data.length, i == 0 ? flag : 0, PID, PID, 1000 + 10 * i, c.cpu)
+                            .auxtrace(aux, data, 0, c.cpu, PID, c.cpu);
+                    aux += data.length;
+                }
+                cpus = List.of(c);
+            }
+            case "partial" -> {
+                Cpu c = new Cpu(1, "linux-a64", false, 0x10);
+                long[] cuts = c.cut(4);
+                w = new PerfDataWriter().coreSightInfo(1, false, List.of(c.block(1)));
+                startUser(w, userBinary(symbols), c.cpu);
+                long aux = 0;
+                for (int i = 0; i < 4; i++) {
+                    long from = i == 2 ? cuts[2] + (cuts[3] - cuts[2]) / 3 : cuts[i];
+                    byte[] data = c.aux(from, cuts[i + 1], true);
+                    w.aux(aux, data.length, i == 2 ? PerfData.AUX_FLAG_PARTIAL : 0, PID, PID, 1000 + 10 * i, c.cpu)
                             .auxtrace(aux, data, 0, c.cpu, PID, c.cpu);
                     aux += data.length;
                 }

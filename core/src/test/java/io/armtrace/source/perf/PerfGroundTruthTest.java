@@ -140,6 +140,49 @@ class PerfGroundTruthTest {
         assertThat(missing).isGreaterThan(truth.size() / 8).isLessThan(truth.size() / 2);
     }
 
+    /**
+     * A collision (PERF_AUX_FLAG_COLLISION) loses data like a full buffer: the gap names it, at the end of the
+     * flagged record's data, and the rest is exact.
+     */
+    @Test
+    void collisionIsOneGapAndTheRestIsExact() throws IOException {
+        List<Long> truth = EncodedRecording.write("collision", dir).get(0).truth();
+
+        Decoded d = decode(dir.resolve("collision.data")).get(0x10);
+        assertThat(d.gaps()).containsExactly("trace break: AUX data lost: collision (AUX record flag collision)", NEW_BUFFER);
+        int at = d.gapsAt().get(0);
+        List<Long> before = d.addresses().subList(0, at);
+        List<Long> after = d.addresses().subList(at, d.addresses().size());
+        assertThat(before).isNotEmpty().isEqualTo(truth.subList(0, before.size()));
+        assertThat(after).isNotEmpty().isEqualTo(truth.subList(truth.size() - after.size(), truth.size()));
+        int missing = truth.size() - before.size() - after.size();
+        assertThat(missing).isGreaterThan(truth.size() / 8).isLessThan(truth.size() / 2);
+    }
+
+    /**
+     * A record flagged partial (PERF_AUX_FLAG_PARTIAL) has gaps in its data: here its first third is missing, so
+     * its data starts inside the trace. The gap that names the flag comes where that record's data starts; the
+     * decoder waits there for the next A-sync, and everything before the gap and from that A-sync on is exact.
+     */
+    @Test
+    void partialRecordIsAGapWhereItsDataStartsAndTheRestIsExact() throws IOException {
+        List<Long> truth = EncodedRecording.write("partial", dir).get(0).truth();
+
+        Decoded d = decode(dir.resolve("partial.data")).get(0x10);
+        assertThat(d.gaps()).hasSize(4).startsWith(NEW_BUFFER, "trace break: AUX data lost: gaps in the data (AUX record flag partial)")
+                .endsWith(NEW_BUFFER);
+        // the bytes before the next A-sync of that record's data: skipped, and said so
+        assertThat(d.gaps().get(2)).matches("no synchronization: \\d+ bytes before an A-sync");
+        assertThat(d.gapsAt().get(2)).isEqualTo(d.gapsAt().get(1));
+        int at = d.gapsAt().get(1);
+        List<Long> before = d.addresses().subList(0, at);
+        List<Long> after = d.addresses().subList(at, d.addresses().size());
+        assertThat(before).isNotEmpty().isEqualTo(truth.subList(0, before.size()));
+        assertThat(after).isNotEmpty().isEqualTo(truth.subList(truth.size() - after.size(), truth.size()));
+        int missing = truth.size() - before.size() - after.size();
+        assertThat(missing).as("the missing third of a quarter, up to the next A-sync").isPositive().isLessThan(truth.size() / 4);
+    }
+
     /** A 32-bit board's PTM trace goes the same way: ETMv3/PTM metadata, A32 and Thumb code of a Linux program. */
     @Test
     void ptmFromA32BitProgram() throws IOException {
