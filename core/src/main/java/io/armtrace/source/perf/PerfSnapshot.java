@@ -39,8 +39,9 @@ public final class PerfSnapshot {
     }
 
     /**
-     * The file of a mapping: {@code path} itself where it exists, else a file of that base name, or the
-     * build ID's file in perf's {@code .build-id/xx/rest} layout, in one of {@code symdirs}.
+     * The file of a mapping: in one of {@code symdirs}, the build ID's file in perf's {@code .build-id/xx/rest}
+     * layout ({@code ~/.debug}), the recorded path below the directory (simpleperf's {@code binary_cache}), or a
+     * file of that base name; else {@code path} itself where it exists.
      */
     static Path find(Mapping m, List<Path> symdirs) {
         String path = m.path();
@@ -53,6 +54,18 @@ public final class PerfSnapshot {
                 Path byId = dir.resolve(".build-id").resolve(m.buildId().substring(0, 2)).resolve(m.buildId().substring(2));
                 if (Files.isRegularFile(byId)) {
                     return byId;
+                }
+            }
+            // simpleperf's binary_cache: the recorded path below the directory (binary_cache_builder.py copies
+            // /data/local/tmp/prog to binary_cache/data/local/tmp/prog); a path that climbs out of it is not looked at
+            if (path.startsWith("/") && path.length() > 1) {
+                try {
+                    Path mirrored = dir.resolve(path.substring(1)).normalize();
+                    if (mirrored.startsWith(dir.normalize()) && Files.isRegularFile(mirrored)) {
+                        return mirrored;
+                    }
+                } catch (java.nio.file.InvalidPathException e) {
+                    // a name this file system cannot hold: not there
                 }
             }
             if (!base.isEmpty()) {

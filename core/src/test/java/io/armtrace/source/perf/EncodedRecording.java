@@ -51,16 +51,22 @@ import java.util.Map;
  * <li>{@code collision.data}: as {@code lost.data}, the first AUX record flagged collision (PERF_AUX_FLAG_COLLISION)
  * and the second piece not in the file;
  * <li>{@code partial.data}: linux-a64 on CPU 1 in four pieces, the third AUX record flagged partial
- * (PERF_AUX_FLAG_PARTIAL: its data has gaps), its first third missing, so that its data starts inside the trace.
+ * (PERF_AUX_FLAG_PARTIAL: its data has gaps), its first third missing, so that its data starts inside the trace;
+ * <li>{@code simpleperf.data}: linux-a64 on CPU 3 (trace ID 0x16) as Android's simpleperf records it
+ * ({@code simpleperf record -e cs-etm}): its command line, os release and arch, the build-ID feature, the
+ * auxtrace index without perf's count, the meta_info and file2 features, a simpleperf EVENT_ID record, and the
+ * binary in a {@code binary_cache} directory at its device path ({@value #ANDROID_PATH}) as simpleperf's
+ * binary_cache_builder.py lays it out (not under perf's {@code .build-id}).
  * </ul>
  */
 final class EncodedRecording {
     static final int PID = 4242;
     static final int OTHER_PID = 4343;
     static final int OTHER_TID = 4344;
+    static final String ANDROID_PATH = "/data/local/tmp/linux-a64";
     static final String USER_PATH = "/usr/local/bin/linux-a64";
     static final String KERNEL_PATH = "/boot/a53-el1.elf";
-    static final List<String> NAMES = List.of("user", "trbe", "kernel", "two", "lost", "ptm", "v2", "thread", "collision", "partial");
+    static final List<String> NAMES = List.of("user", "trbe", "kernel", "two", "lost", "ptm", "v2", "thread", "collision", "partial", "simpleperf");
 
     /** The trace of one program on one CPU. */
     static final class Cpu {
@@ -231,6 +237,28 @@ final class EncodedRecording {
                             .auxtrace(aux, data, 0, c.cpu, PID, c.cpu);
                     aux += data.length;
                 }
+                cpus = List.of(c);
+            }
+            case "simpleperf" -> {
+                Cpu c = new Cpu(3, "linux-a64", false, 0x16);
+                w = new PerfDataWriter().coreSightInfo(1, false, List.of(c.block(1)));
+                w.simpleperfAuxIndex = true;
+                byte[] elf = writeElf("linux-a64", symbols.resolve("binary_cache" + ANDROID_PATH));
+                byte[] id = buildId(elf);
+                ElfImage.Segment text = ElfImage.describe(ByteBuffer.wrap(elf), ANDROID_PATH).segments().stream()
+                        .filter(ElfImage.Segment::isLoad).findFirst().orElseThrow();
+                w.cmdline("/data/local/tmp/simpleperf", "record", "-e", "cs-etm", "/data/local/tmp/linux-a64")
+                        .stringFeature(4, "5.10.107-android13").stringFeature(6, "aarch64")
+                        .buildIds(Map.of(ANDROID_PATH, id))
+                        .simpleperfMetaInfo(new java.util.LinkedHashMap<>(Map.of("simpleperf_version", "1.build.test",
+                                "clockid", "monotonic")))
+                        .simpleperfFiles(List.<Object[]>of(new Object[] {ANDROID_PATH, text.vaddr(), text.offset()}));
+                // simpleperf's EVENT_ID record (record.h, SIMPLE_PERF_RECORD_EVENT_ID): the attribute's ID
+                w.simpleperfRecord(32774, java.nio.ByteBuffer.allocate(24).order(java.nio.ByteOrder.LITTLE_ENDIAN).putLong(1)
+                        .putLong(0).putLong(PerfDataWriter.EVENT_ID).array());
+                w.comm(PID, PID, "linux-a64", true, 100, c.cpu);
+                mapSegments(w, elf, PID, ANDROID_PATH, null, 101, c.cpu);
+                pieces(w, c, c.cut(2), true, PID);
                 cpus = List.of(c);
             }
             case "partial" -> {
