@@ -345,6 +345,9 @@ public final class PerfSnapshot {
                 coreSources.append(core).append('=').append(source).append('\n');
             }
         }
+        if (cpus.isEmpty() && threads.isEmpty()) { // threads' buffers whose frames carry no described trace ID
+            throw new InputException(data.file() + ": holds no AUX trace data of a CPU that AUXTRACE_INFO describes, so there is no snapshot to write.");
+        }
         write(dir.resolve("trace.ini"), "[trace_buffers]\nbuffers=" + bufferList + "\n\n" + buffers + sourceBuffers + "\n" + coreSources);
         write(dir.resolve("snapshot.ini"), deviceList + "\n[trace]\nmetadata=trace.ini\n");
         return new Summary(cpus, threads, dumped, missing);
