@@ -78,8 +78,15 @@ for rec in conformance/perfdata/*.data "$work"/encoded/*.data; do
     fi
     n=$(wc -l < "$work/$name-$cpu.ours")
     ranges=$((ranges + n))
+    hunks=$(diff "$work/$name-$cpu.theirs" "$work/$name-$cpu.ours" | grep '^[0-9]')
     if cmp -s "$work/$name-$cpu.theirs" "$work/$name-$cpu.ours"; then
       echo "perfdata.sh: $name CPU $cpu (trace ID $id): $n instruction ranges, OpenCSD's decode of the snapshot and armtrace's of the recording alike"
+    elif [ "$name" = encoded-partial ] && [[ "$hunks" =~ ^[0-9]+,[0-9]+d[0-9]+$ ]]; then
+      # the partial AUX record's data starts inside the trace (its first third lost): armtrace, as perf, resets
+      # there and waits for the next A-sync; a snapshot's buffer has no breaks, so OpenCSD reads on across the
+      # cut. Its ranges are armtrace's plus one stretch at that point (PerfGroundTruthTest shows armtrace's exact).
+      echo "perfdata.sh: $name CPU $cpu (trace ID $id): $n instruction ranges alike, OpenCSD's with" \
+        "$(( $(wc -l < "$work/$name-$cpu.theirs") - n )) more where it decodes across the partial record's cut"
     else
       echo "perfdata.sh: $name CPU $cpu (trace ID $id): instruction ranges differ (OpenCSD $(wc -l < "$work/$name-$cpu.theirs"), armtrace $n):"
       diff "$work/$name-$cpu.theirs" "$work/$name-$cpu.ours" | head -10; status=1
