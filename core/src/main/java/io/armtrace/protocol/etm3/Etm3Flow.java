@@ -90,6 +90,13 @@ public final class Etm3Flow implements io.armtrace.protocol.PacketListener<Etm3P
     private Block block;
     private int blockIndex;
     private long blockNext;
+    /**
+     * The block just left at its end, when the next atom's instruction is known to start the block after
+     * it ({@code linkTaken} false) or at its direct branch target (true): the walker's link answers that
+     * lookup. Null when an address came from elsewhere (a branch packet, an I-sync).
+     */
+    private Block linkFrom;
+    private boolean linkTaken;
     private boolean exceptionExitPending;
     private boolean inGap;
 
@@ -241,6 +248,7 @@ public final class Etm3Flow implements io.armtrace.protocol.PacketListener<Etm3P
 
     private void setAddress(long a, Isa i) {
         block = null;
+        linkFrom = null;
         address = a;
         isa = i;
         haveAddress = true;
@@ -275,7 +283,16 @@ public final class Etm3Flow implements io.armtrace.protocol.PacketListener<Etm3P
         int i = blockIndex;
         boolean fresh = false;
         if (b == null || a != blockNext || isa != b.isa()) {
-            b = walker.block(a, isa);
+            Block from = linkFrom;
+            if (from != null) {
+                linkFrom = null;
+                b = linkTaken ? walker.taken(from) : walker.next(from);
+                if (b.start() != a || b.isa() != isa) {
+                    b = walker.block(a, isa); // not reached: the link is set only where it holds
+                }
+            } else {
+                b = walker.block(a, isa);
+            }
             if (b.count() == 0) {
                 // the instruction is not in the image (or the state cannot be walked)
                 flush();
@@ -299,6 +316,8 @@ public final class Etm3Flow implements io.armtrace.protocol.PacketListener<Etm3P
         blockNext = a + size;
         if (end) {
             block = null;
+            linkFrom = b;
+            linkTaken = executed && kind == WaypointKind.DIRECT_BRANCH;
         }
         // append to the open range, or start a new one
         if (open && (rEnd != a || rIsa != isa || !rExecuted || rKind != WaypointKind.NONE)) {
