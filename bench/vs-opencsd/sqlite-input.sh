@@ -134,7 +134,7 @@ else
     n=0
     for level in $levels; do echo "        ${level}_workload_step(w$n);"; n=$((n + 1)); done
     echo '    }'
-    printf '    printf("%%ld steps, checksum %%llx\n", steps'
+    printf '    printf("%%ld steps, checksum %%llx\\n", steps, 0ULL'
     for level in $levels; do printf ' ^ %s_workload_checksum()' "$level"; done
     echo ');'
     echo '    return 0;'
