@@ -9,7 +9,8 @@
 # one statement at a time on every build in turn (workload_step in sqlite-workload.c, with tables a fifth the
 # size): the builds' code is different code at different addresses, so the executed code spans the levels'
 # footprints added up (over 1 MB), every part of the trace holds code of every build, and nothing is
-# repeated. Those inputs are OUT_DIR/sqlite-mix-ISA-ptm/ and sqlite-mix-ISA-etm3/.
+# repeated. Those inputs are OUT_DIR/sqlite-mix-ISA-ptm/ and sqlite-mix-ISA-etm3/, both of the same
+# instructions: MB is the PTM trace's size, the ETMv3 trace is about three times larger.
 #
 # 1. takes SQLite's amalgamation (sqlite3.c, sqlite3.h) from the cache, or fetches it with `npm pack sqlite3`
 #    (the npm package ships the amalgamation's tarball under deps/) into a scratch directory,
@@ -93,6 +94,7 @@ if [ -z "$levels" ]; then
     rm -rf "$build" && mv "$build.part" "$build"
   fi
   args=100000
+  same=""
 else
   name=sqlite-mix-$isa
   command -v arm-linux-gnueabihf-objcopy >/dev/null || { say "sqlite-input.sh: missing arm-linux-gnueabihf-objcopy (binutils-arm-linux-gnueabihf)"; exit 2; }
@@ -149,10 +151,11 @@ else
     rm -rf "$build" && mv "$build.part" "$build"
   fi
   args=100000000
+  same=same-run
 fi
 
 # 3. the traces
-made=$cache/inputs-$name-$key-${mb}MB
+made=$cache/inputs-$name-$key-${mb}MB${same:+-$same}
 if [ ! -f "$made/$name-ptm/trace_0.bin" ] || [ ! -f "$made/$name-etm3/trace_0.bin" ]; then
   say "running $name under QEMU and encoding its execution to $mb MB of PTM and of ETMv3..."
   gcc -O2 -fPIC -shared -o "$tmp/libpctrace.so" "$repo/tools/groundtruth/pctrace.c"
@@ -164,7 +167,7 @@ if [ ! -f "$made/$name-ptm/trace_0.bin" ] || [ ! -f "$made/$name-etm3/trace_0.bi
       ./sqlite.elf $args >/dev/null 2>&1) &
   qemu=$!
   java -Xmx3g -cp "$cp" io.armtrace.bench.VsOpenCsd encode-run "$made.part" "$build/sqlite.elf" Cortex-A15 \
-      "$name" $((mb * 1000000)) 2000000 < "$tmp/log" 2> "$tmp/encode.err" ||
+      "$name" $((mb * 1000000)) 2000000 $same < "$tmp/log" 2> "$tmp/encode.err" ||
     { kill "$qemu" 2>/dev/null || true; say "sqlite-input.sh: encoding failed: $(tail -c 400 "$tmp/encode.err")"; exit 1; }
   kill "$qemu" 2>/dev/null || true   # once both traces are long enough the rest of the run is not needed
   wait "$qemu" 2>/dev/null || true

@@ -60,11 +60,13 @@ public final class Block {
     private final int opcode;
 
     /**
-     * The walker's links to the block at {@link #nextAddress()} and to the one at the direct branch's
-     * {@link #target()}, valid while {@code linkEpoch} is the walker's (a cleared cache starts a new one).
+     * The walker's links to the block at {@link #nextAddress()}, to the one at the direct branch's
+     * {@link #target()} and to the one an indirect branch last went to, valid while {@code linkEpoch} is
+     * the walker's (a cleared cache starts a new one).
      */
     Block nextLink;
     Block takenLink;
+    Block indirectLink;
     int linkEpoch;
 
     Block(long start, Isa isa, int count, int[] offsets, int uniformSize, End end, long missingAddress, Insn last) {

@@ -44,6 +44,8 @@ import io.armtrace.trace.WaypointKind;
  * taken, or a block that stopped for another reason) or at its direct branch's target. {@link #next(Block)}
  * and {@link #taken(Block)} answer those from a link kept on the previous block, set by their first call,
  * so that the common case costs no hash and no probe of a table much larger than the processor's caches.
+ * {@link #indirect(Block, long, Isa)} does the same for where an indirect branch went last time (a return
+ * to the same caller, a loop's call through the same pointer), checking the address first.
  * A cleared cache drops every link (they are stamped with the cache's epoch), so a link never leads to a
  * block walked before an image change.
  * Blocks are immutable and may be kept by callers. A walker is not thread-safe: give each decoding
@@ -225,11 +227,29 @@ public final class CodeWalker {
         return b;
     }
 
+    /**
+     * The block at {@code address} in state {@code isa}, where {@code from}'s indirect branch (or anything
+     * else that left it for an address the trace gave) went: the same block as {@code block(address, isa)},
+     * from {@code from}'s link when it went to the same place the last time.
+     */
+    public Block indirect(Block from, long address, Isa isa) {
+        Block b = from.indirectLink;
+        if (b != null && b.start() == (address & -isa.alignment()) && b.isa() == isa && from.linkEpoch == epoch) {
+            linkHits++;
+            return b;
+        }
+        b = block(address, isa);
+        stamp(from);
+        from.indirectLink = b;
+        return b;
+    }
+
     /** Drops {@code b}'s links if they are from before the cache was last cleared. */
     private void stamp(Block b) {
         if (b.linkEpoch != epoch) {
             b.nextLink = null;
             b.takenLink = null;
+            b.indirectLink = null;
             b.linkEpoch = epoch;
         }
     }
@@ -283,7 +303,7 @@ public final class CodeWalker {
         return misses;
     }
 
-    /** Lookups that {@link #next(Block)} and {@link #taken(Block)} answered from a link (not counted as hits). */
+    /** Lookups that {@link #next(Block)}, {@link #taken(Block)} and {@link #indirect} answered from a link (not counted as hits). */
     public long linkHits() {
         return linkHits;
     }

@@ -291,6 +291,31 @@ class CodeWalkerTest {
     }
 
     @Test
+    void theIndirectLinkIsCheckedAgainstTheAddress() {
+        MemoryImage m = new MemoryImage().add(0x8000, words(
+                0xE12FFF1E, // bx lr
+                0xE1A00000, // nop
+                0xE12FFF1E, // bx lr
+                0xE12FFF1E), "code"); // bx lr
+        CodeWalker w = walker(m, Profile.AR, false, 4096);
+        Block ret = w.block(0x8000, Isa.A32);
+        Block a = w.indirect(ret, 0x8004, Isa.A32);
+        assertThat(a).isSameAs(w.block(0x8004, Isa.A32));
+        assertThat(w.indirect(ret, 0x8004, Isa.A32)).isSameAs(a);
+        assertThat(w.linkHits()).isEqualTo(1);
+        // another address, or the same address in another state, is looked up (and becomes the link)
+        Block c = w.indirect(ret, 0x800C, Isa.A32);
+        assertThat(c.start()).isEqualTo(0x800C);
+        assertThat(c).isSameAs(w.block(0x800C, Isa.A32));
+        Block t = w.indirect(ret, 0x800D, Isa.T32);
+        assertThat(t.isa()).isEqualTo(Isa.T32);
+        assertThat(t.start()).isEqualTo(0x800C);
+        assertThat(w.indirect(ret, 0x800C, Isa.T32)).isSameAs(t);
+        assertThat(w.indirect(ret, 0x8004, Isa.A32)).isSameAs(a);
+        assertThat(w.linkHits()).isEqualTo(2);
+    }
+
+    @Test
     void clearingTheCacheDropsTheLinks() {
         byte[] code = words(
                 0xEA000000, // b 0x8008

@@ -91,12 +91,16 @@ public final class Etm3Flow implements io.armtrace.protocol.PacketListener<Etm3P
     private int blockIndex;
     private long blockNext;
     /**
-     * The block just left at its end, when the next atom's instruction is known to start the block after
-     * it ({@code linkTaken} false) or at its direct branch target (true): the walker's link answers that
-     * lookup. Null when an address came from elsewhere (a branch packet, an I-sync).
+     * The block just left at its end, so that the walker's link from it answers the next lookup: to the
+     * block after it ({@link #LINK_NEXT}), at its direct branch target ({@link #LINK_TAKEN}), or at the
+     * address a branch packet gives after its indirect branch ({@link #LINK_INDIRECT}, checked against the
+     * address). Null when the address comes from elsewhere.
      */
     private Block linkFrom;
-    private boolean linkTaken;
+    private int linkKind;
+    private static final int LINK_NEXT = 0;
+    private static final int LINK_TAKEN = 1;
+    private static final int LINK_INDIRECT = 2;
     private boolean exceptionExitPending;
     private boolean inGap;
 
@@ -248,7 +252,9 @@ public final class Etm3Flow implements io.armtrace.protocol.PacketListener<Etm3P
 
     private void setAddress(long a, Isa i) {
         block = null;
-        linkFrom = null;
+        if (linkKind != LINK_INDIRECT) {
+            linkFrom = null;
+        }
         address = a;
         isa = i;
         haveAddress = true;
@@ -286,9 +292,13 @@ public final class Etm3Flow implements io.armtrace.protocol.PacketListener<Etm3P
             Block from = linkFrom;
             if (from != null) {
                 linkFrom = null;
-                b = linkTaken ? walker.taken(from) : walker.next(from);
-                if (b.start() != a || b.isa() != isa) {
-                    b = walker.block(a, isa); // not reached: the link is set only where it holds
+                if (linkKind == LINK_INDIRECT) {
+                    b = walker.indirect(from, a, isa);
+                } else {
+                    b = linkKind == LINK_TAKEN ? walker.taken(from) : walker.next(from);
+                    if (b.start() != a || b.isa() != isa) {
+                        b = walker.block(a, isa); // not reached: these links are set only where they hold
+                    }
                 }
             } else {
                 b = walker.block(a, isa);
@@ -317,7 +327,11 @@ public final class Etm3Flow implements io.armtrace.protocol.PacketListener<Etm3P
         if (end) {
             block = null;
             linkFrom = b;
-            linkTaken = executed && kind == WaypointKind.DIRECT_BRANCH;
+            linkKind = !executed ? LINK_NEXT : switch (kind) {
+                case DIRECT_BRANCH -> LINK_TAKEN;
+                case INDIRECT_BRANCH, EXCEPTION_RETURN -> LINK_INDIRECT;
+                default -> LINK_NEXT;
+            };
         }
         // append to the open range, or start a new one
         if (open && (rEnd != a || rIsa != isa || !rExecuted || rKind != WaypointKind.NONE)) {
