@@ -272,9 +272,47 @@ public final class Etm3Flow implements io.armtrace.protocol.PacketListener<Etm3P
         cycles += p.cycles;
         int n = p.atomCount;
         int bits = p.atomBits;
-        for (int k = 0; k < n; k++) {
-            atom((bits >> k & 1) != 0);
+        for (int k = 0; k < n; ) {
+            int run = executedRun(bits >>> k, n - k);
+            if (run > 1) {
+                k += run;
+            } else {
+                atom((bits >> k & 1) != 0);
+                k++;
+            }
         }
+    }
+
+    /**
+     * The common case of a run of E atoms in one block, at once: while the open range goes on at the
+     * current instruction of the current block, up to {@code max} executed instructions that are not the
+     * block's last (so no waypoint) join the range as {@link #atom} would add them one by one. Returns how
+     * many it took; fewer than two means the caller takes one atom the general way.
+     */
+    private int executedRun(int bits, int max) {
+        Block b = block;
+        if (b == null || !open || !rExecuted || rKind != WaypointKind.NONE || address != blockNext
+                || rEnd != address || isa != b.isa() || rIsa != isa || !haveAddress) {
+            return 0;
+        }
+        int i = blockIndex;
+        int m = Math.min(Math.min(Integer.numberOfTrailingZeros(~bits), max), b.count() - 1 - i);
+        if (m < 2) {
+            return 0;
+        }
+        int last = i + m - 1;
+        rPrev = b.addressOf(last - 1);
+        rLast = b.addressOf(last);
+        rEnd = rLast + b.sizeOf(last);
+        rCount += m;
+        lastValid = true;
+        lastAddress = rLast;
+        lastKind = WaypointKind.NONE;
+        lastExecuted = true;
+        blockIndex = last + 1;
+        blockNext = rEnd;
+        address = rEnd;
+        return m;
     }
 
     private void atom(boolean executed) {
