@@ -3,7 +3,8 @@
 #
 #   bench/vs-opencsd/run.sh            (one command from a clean clone; about 15-20 minutes with REPEAT=3, plus
 #                                       30-60 minutes the first time to make the 50 MB SQLite inputs, which are
-#                                       cached: SQLITE_MB=8 makes them in about 10 minutes)
+#                                       cached: SQLITE_MB=8 makes them in about 10 minutes; the sqlite-mix inputs
+#                                       take about 25 more minutes the first time)
 #
 # Builds a copy of this tree and the C++ driver (opencsd_null.cpp, OpenCSD's decode tree C API)
 # in a scratch directory, makes the inputs there, runs both tools on them and prints one table:
