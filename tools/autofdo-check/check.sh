@@ -13,6 +13,10 @@
 # rq_stats.ko (given with --symdir), so its profile must name that module with ranges, and create_llvm_prof
 # must read it against the module (the module has no line table, so the LLVM profile it writes is empty);
 # perf_with_missing_aux_data.data holds no AUX data at all and must be refused in one sentence (exit 2).
+# Two recordings the tests write (EncodedRecording, from the compiled test classes, when they are there): a
+# simpleperf-shaped one with its binary in simpleperf's binary_cache layout, and a per-thread one whose two
+# processes run two programs at one address (one profile per program, chosen with --binary): create_llvm_prof
+# must read each profile against its program (the corpus programs carry DWARF 5, so what it writes is empty).
 #
 # Exit 0 = every profile was read and named functions, 1 = a failure, 77 = create_llvm_prof or the
 # arm-none-eabi toolchain is not installed.
@@ -101,5 +105,28 @@ if [ "$rc" = 2 ] && [ "$(wc -l < "$work/rec2.err")" = 1 ]; then
   echo "autofdo-check: perf_with_missing_aux_data.data: refused in one sentence (no AUX data in the file)"
 else
   echo "autofdo-check: perf_with_missing_aux_data.data: expected the one-sentence refusal, got exit $rc:"; cat "$work/rec2.err"; status=1
+fi
+if [ -f core/target/test-classes/io/armtrace/source/perf/EncodedRecording.class ] && [ -f core/target/armtrace.jar ]; then
+  mkdir -p "$work/encoded"
+  java -cp core/target/armtrace.jar:core/target/test-classes io.armtrace.source.perf.EncodedRecording "$work/encoded"
+  sym="$work/encoded/symbols"
+  while read -r name rec symdir binary elf; do
+    if ! ./armtrace autofdo "$work/encoded/$rec" --symdir "$symdir" --binary "$binary" -o "$work/$name.afdo" > /dev/null 2> "$work/$name.err"; then
+      echo "autofdo-check: $name: armtrace autofdo FAILED"; cat "$work/$name.err"; status=1
+    elif [ "$(head -1 "$work/$name.afdo")" -lt 1 ]; then
+      echo "autofdo-check: $name: the profile has no range"; status=1
+    elif ! create_llvm_prof --profiler text --profile "$work/$name.afdo" --binary "$elf" --out "$work/$name.prof" --format text \
+        > "$work/$name.log" 2>&1; then
+      echo "autofdo-check: $name: create_llvm_prof FAILED"; cat "$work/$name.log"; status=1
+    else
+      echo "autofdo-check: $name: create_llvm_prof read $(head -1 "$work/$name.afdo") ranges of $(basename "$elf")"
+    fi
+  done <<EOF2
+encoded-simpleperf simpleperf.data $sym/binary_cache linux-a64\$ $sym/binary_cache/data/local/tmp/linux-a64
+encoded-thread-O2 thread.data $sym build-id/ $sym/binary_cache/data/local/tmp/linux-a64
+encoded-thread-O0 thread.data $sym linux-a64-O0\$ $sym/linux-a64-O0
+EOF2
+else
+  echo "autofdo-check: the test classes are not compiled (mvn -pl core test-compile package -DskipTests): encoded recordings not checked"
 fi
 exit $status

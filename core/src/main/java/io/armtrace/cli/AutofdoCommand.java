@@ -96,7 +96,7 @@ final class AutofdoCommand implements Callable<Integer> {
             jobs.removeIf(j -> !j.protocol().tracesProgramFlow());
         }
         for (InputOptions.Job job : jobs) {
-            ElementSink sink = profile.stream(job.input().image().memory());
+            ElementSink sink = profile.stream(job.input().image().memory(), job.input().code());
             job.decode(sink);
             sink.end();
         }

@@ -66,6 +66,14 @@ final class ConvertCommand implements Callable<Integer> {
             out.printf("CPU %d: trace ID %s, %d bytes of trace%n", e.getKey(), InputOptions.traceIdText((int) e.getValue()[0]),
                     e.getValue()[1]);
         }
+        for (Map.Entry<Integer, long[]> e : summary[0].threads().entrySet()) {
+            StringBuilder ids = new StringBuilder();
+            for (int i = 1; i < e.getValue().length; i++) {
+                ids.append(i == 1 ? "" : ", ").append("CPU ").append(e.getValue()[i] >>> 32).append(" trace ID ")
+                        .append(InputOptions.traceIdText((int) e.getValue()[i]));
+            }
+            out.printf("thread %d: %d bytes of trace (%s)%n", e.getKey(), e.getValue()[0], ids);
+        }
         out.printf("memory dumps of %d mapped files%s%n", summary[0].dumps().size(), summary[0].missing().isEmpty() ? ""
                 : "; " + summary[0].missing().size() + " executable mappings have no file found (give --symdir DIR)");
         out.flush();

@@ -141,7 +141,19 @@ public final class AutoFdoProfile {
      * file it was loaded from (see {@link #binaryOf}).
      */
     public ElementSink stream(MemoryImage memory) {
-        return new Stream(memory);
+        return new Stream(memory, null);
+    }
+
+    /**
+     * A sink for one element stream whose code lies in {@code code}, per address space: a range belongs to the
+     * binary that the space of the last context element (its context ID, the thread where perf recorded) maps
+     * at its address, so that two processes with different programs at one address each count in their own
+     * program. Where the trace has said no context yet, or the space maps nothing at an address, every space's
+     * code together ({@code memory}) answers. The latest
+     * mappings of a space are used (a process that maps another binary over one it ran is not told apart).
+     */
+    public ElementSink stream(MemoryImage memory, io.armtrace.image.CodeMemory code) {
+        return new Stream(memory, code);
     }
 
     /**
@@ -233,7 +245,12 @@ public final class AutoFdoProfile {
 
     /** The state of one element stream: the run being followed and the branch whose target is awaited. */
     private final class Stream implements ElementSink, ElementVisitor {
-        private final MemoryImage memory;
+        /** Every space's code together: where the current space maps nothing at an address (a snapshot's
+         * memory of one exception level, say), the range still finds its binary here. */
+        private final MemoryImage merged;
+        private final io.armtrace.image.CodeMemory code;
+        private final Map<Long, MemoryImage> byContext = new HashMap<>();
+        private MemoryImage memory;
         private final Map<String, Counts> byRegionName = new HashMap<>();
         private boolean open;
         private long runFirst;
@@ -243,8 +260,16 @@ public final class AutoFdoProfile {
         private boolean pending;
         private long branchFrom;
 
-        Stream(MemoryImage memory) {
-            this.memory = memory;
+        Stream(MemoryImage memory, io.armtrace.image.CodeMemory code) {
+            this.merged = memory;
+            this.code = code;
+            this.memory = code == null ? memory : spaceMemory(io.armtrace.image.AddressSpace.ANY_CONTEXT);
+        }
+
+        /** The code of the space with context ID {@code contextId} (any: -1), as the code memory maps it last. */
+        private MemoryImage spaceMemory(long contextId) {
+            return byContext.computeIfAbsent(contextId, id -> code.at(id < 0 ? io.armtrace.image.AddressSpace.ANY
+                    : io.armtrace.image.AddressSpace.ANY.withContextId(id), Long.MAX_VALUE));
         }
 
         @Override
@@ -311,6 +336,10 @@ public final class AutoFdoProfile {
 
         private Counts countsAt(long address) {
             MemoryImage.Region region = memory.regionAt(address);
+            if (region == null && memory != merged) {
+                region = merged.regionAt(address);
+                return region == null ? null : countsFor(region, merged, byRegionName);
+            }
             return region == null ? null : countsFor(region, memory, byRegionName);
         }
 
@@ -358,6 +387,9 @@ public final class AutoFdoProfile {
             // here, but a branch waiting for its target still gets it (as perf counts it); a target in
             // another binary is not counted (see branch)
             close();
+            if (code != null && context.contextId() >= 0) {
+                memory = spaceMemory(context.contextId());
+            }
         }
 
         @Override

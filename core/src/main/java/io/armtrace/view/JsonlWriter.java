@@ -332,7 +332,7 @@ public final class JsonlWriter implements ElementSink, ElementVisitor {
     }
 
     private void range(InstructionRange r) throws IOException {
-        if (annotator == null && thread == null) {
+        if (annotator == null) {
             rangeBytes(r);
             return;
         }
@@ -358,8 +358,56 @@ public final class JsonlWriter implements ElementSink, ElementVisitor {
      * to escape), and their fields come in the order and form the generator writes them in.
      */
 
-    /** The most bytes of the optional fields {@code "src"}, {@code "cycles"} and {@code "ts"}. */
-    private static final int OPTIONAL_MAX = 7 + 11 + 10 + 20 + 6 + 20;
+    /**
+     * The most bytes of the optional fields {@code "src"}, {@code "cycles"} and {@code "ts"}, and of a
+     * recording's {@code "pid"}, {@code "tid"}, {@code "cpu"} and {@code "time"}.
+     */
+    private static final int OPTIONAL_MAX = 7 + 11 + 10 + 20 + 6 + 20 + 7 + 20 + 7 + 20 + 7 + 11 + 8 + 20;
+
+    /** The thread fields last written, as bytes, with the values they say: reused while these stay. */
+    private final byte[] threadBytes = new byte[7 + 20 + 7 + 20 + 7 + 11 + 8 + 20];
+    private int threadLength = -1;
+    private long threadPid;
+    private long threadTid;
+    private int threadCpu;
+    private long threadTime;
+
+    /**
+     * {@code ,"pid":N,"tid":N,"cpu":N} and {@code ,"time":N} where known, as {@link #threadFields} writes them;
+     * the four values change only at a context, a timestamp or a new AUX fragment, so the last line's bytes are
+     * copied while they hold.
+     */
+    private int threadBytes(byte[] b, int p) {
+        long pid = thread.pid();
+        long tid = thread.tid();
+        int cpu = thread.cpu();
+        long time = thread.time();
+        if (threadLength < 0 || pid != threadPid || tid != threadTid || cpu != threadCpu || time != threadTime) {
+            byte[] t = threadBytes;
+            int q = ListingOutput.ascii(t, 0, B_PID);
+            q = ListingOutput.decimal(t, q, pid);
+            q = ListingOutput.ascii(t, q, B_TID);
+            q = ListingOutput.decimal(t, q, tid);
+            q = ListingOutput.ascii(t, q, B_CPU);
+            q = ListingOutput.decimal(t, q, cpu);
+            if (time >= 0) {
+                q = ListingOutput.ascii(t, q, B_TIME);
+                q = ListingOutput.decimal(t, q, time);
+            }
+            threadLength = q;
+            threadPid = pid;
+            threadTid = tid;
+            threadCpu = cpu;
+            threadTime = time;
+        }
+        System.arraycopy(threadBytes, 0, b, p, threadLength);
+        return p + threadLength;
+    }
+
+    private static final byte[] B_PID = ListingOutput.ascii(",\"pid\":");
+    private static final byte[] B_TID = ListingOutput.ascii(",\"tid\":");
+    private static final byte[] B_CPU = ListingOutput.ascii(",\"cpu\":");
+    private static final byte[] B_TIME = ListingOutput.ascii(",\"time\":");
 
     /** {@code ,"src":N} where N is the trace ID, or null when there is none. */
     private int src(byte[] b, int p, int src) {
@@ -388,7 +436,7 @@ public final class JsonlWriter implements ElementSink, ElementVisitor {
         return p + 1;
     }
 
-    /** A {@code "range"} object without annotations or a recording's thread fields. */
+    /** A {@code "range"} object without annotations. */
     private void rangeBytes(InstructionRange r) throws IOException {
         toBytes();
         ListingOutput o = lines;
@@ -419,6 +467,9 @@ public final class JsonlWriter implements ElementSink, ElementVisitor {
         p += f.bytes.length;
         if (timeline != null) {
             p = time(b, p);
+        }
+        if (thread != null) {
+            p = threadBytes(b, p);
         }
         o.done(ListingOutput.ascii(b, p, B_END_LINE));
     }
@@ -460,7 +511,7 @@ public final class JsonlWriter implements ElementSink, ElementVisitor {
         return (int) ((key * 0x9E3779B97F4A7C15L) >>> (64 - RANGE_BITS)) & ~1;
     }
 
-    /** {@code "insn"} objects without annotations or a recording's thread fields. */
+    /** {@code "insn"} objects without annotations. */
     private void instructionBytes(InstructionRange r) throws IOException {
         toBytes();
         ListingOutput o = lines;
@@ -482,6 +533,9 @@ public final class JsonlWriter implements ElementSink, ElementVisitor {
             p = ListingOutput.ascii(b, p, i < count - 1 || r.lastExecuted() ? B_EXECUTED_TRUE : B_EXECUTED_FALSE);
             if (timeline != null) {
                 p = time(b, p);
+            }
+            if (thread != null) {
+                p = threadBytes(b, p);
             }
             o.done(ListingOutput.ascii(b, p, B_END_LINE));
             a += size;
@@ -533,7 +587,7 @@ public final class JsonlWriter implements ElementSink, ElementVisitor {
 
     /** One {@code insn} line per instruction: the hot path of the writer. */
     private void instructions(InstructionRange r) throws IOException {
-        if (annotator == null && thread == null) {
+        if (annotator == null) {
             instructionBytes(r);
             return;
         }

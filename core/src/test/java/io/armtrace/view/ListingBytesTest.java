@@ -328,6 +328,11 @@ class ListingBytesTest {
 
     private static void listJsonl(Writer out, List<TraceElement> elements, boolean withSource, boolean time,
                                   boolean ranges) {
+        listJsonl(out, elements, withSource, time, ranges, false);
+    }
+
+    private static void listJsonl(Writer out, List<TraceElement> elements, boolean withSource, boolean time,
+                                  boolean ranges, boolean thread) {
         JsonlWriter w = new JsonlWriter(out, IMAGE, withSource, ranges);
         ElementSink sink = w;
         if (time) {
@@ -335,12 +340,24 @@ class ListingBytesTest {
             w.time(t);
             sink = t.feed(w);
         }
+        if (thread) {
+            FakeThread th = new FakeThread();
+            w.thread(th);
+            sink = th.feed(sink);
+        }
         elements.forEach(sink::accept);
         sink.end();
     }
 
     /** The objects of a range, a cycle count, made with Jackson's generator, field by field. */
     private static String jsonReference(List<TraceElement> elements, boolean withSource, boolean time, boolean ranges) {
+        return jsonReference(elements, withSource, time, ranges, false);
+    }
+
+    /** As above, with a recording's pid, tid, cpu and time after the other fields of a range and an instruction. */
+    private static String jsonReference(List<TraceElement> elements, boolean withSource, boolean time, boolean ranges,
+                                        boolean thread) {
+        FakeThread th = thread ? new FakeThread() : null;
         StringWriter out = new StringWriter();
         Function<Timeline, ElementSink> sink = t -> e -> {
             try {
@@ -360,6 +377,7 @@ class ListingBytesTest {
                     g.writeStringField("last_kind", r.lastKind().name().toLowerCase(Locale.ROOT));
                     g.writeBooleanField("last_executed", r.lastExecuted());
                     times(g, t);
+                    threadFields(g, th);
                     g.writeEndObject();
                     g.writeRaw('\n');
                 } else if (e instanceof InstructionRange r) {
@@ -374,6 +392,7 @@ class ListingBytesTest {
                         g.writeNumberField("size", r.sizeOf(i));
                         g.writeBooleanField("executed", i < r.count() - 1 || r.lastExecuted());
                         times(g, t);
+                        threadFields(g, th);
                         g.writeEndObject();
                         g.writeRaw('\n');
                     }
@@ -395,16 +414,30 @@ class ListingBytesTest {
                 throw new UncheckedIOException(x);
             }
         };
+        ElementSink s;
         if (time) {
             Timeline t = new Timeline();
-            t.feed(sink.apply(t));
-            elements.forEach(t::accept);
-            t.end();
+            s = t.feed(sink.apply(t));
         } else {
-            ElementSink s = sink.apply(null);
-            elements.forEach(s::accept);
+            s = sink.apply(null);
         }
+        if (th != null) {
+            s = th.feed(s);
+        }
+        elements.forEach(s::accept);
+        s.end();
         return out.toString();
+    }
+
+    private static void threadFields(JsonGenerator g, RunningThread th) throws IOException {
+        if (th != null) {
+            g.writeNumberField("pid", th.pid());
+            g.writeNumberField("tid", th.tid());
+            g.writeNumberField("cpu", th.cpu());
+            if (th.time() >= 0) {
+                g.writeNumberField("time", th.time());
+            }
+        }
     }
 
     private static void source(JsonGenerator g, int src) throws IOException {
@@ -428,10 +461,11 @@ class ListingBytesTest {
     @Test
     void jsonObjectsAreThoseOfTheGenerator() {
         SplittableRandom rnd = new SplittableRandom(SEED + 2);
-        for (int round = 0; round < 8; round++) {
+        for (int round = 0; round < 16; round++) {
             boolean withSource = (round & 1) != 0;
             boolean time = (round & 2) != 0;
             boolean ranges = (round & 4) != 0;
+            boolean thread = (round & 8) != 0;
             List<TraceElement> elements = new ArrayList<>();
             for (TraceElement e : hotElements(rnd, 6000, ranges ? 200_000 : 300)) {
                 if (e instanceof InstructionRange r) {
@@ -440,12 +474,12 @@ class ListingBytesTest {
                     elements.add(e);
                 }
             }
-            String expected = jsonReference(elements, withSource, time, ranges);
+            String expected = jsonReference(elements, withSource, time, ranges, thread);
             sameText(new String(throughBytes(StandardCharsets.UTF_8, 1 << 16, (round & 1) == 0,
-                    w -> listJsonl(w, elements, withSource, time, ranges)), StandardCharsets.UTF_8), expected,
+                    w -> listJsonl(w, elements, withSource, time, ranges, thread)), StandardCharsets.UTF_8), expected,
                     "round " + round);
             StringWriter s = new StringWriter();
-            listJsonl(s, elements, withSource, time, ranges);
+            listJsonl(s, elements, withSource, time, ranges, thread);
             sameText(s.toString(), expected, "another writer");
         }
     }

@@ -28,16 +28,20 @@ import java.util.Map;
  * mapped base).
  */
 public final class PerfSnapshot {
-    /** What a conversion wrote: per CPU the trace ID and AUX bytes, and the files that gave memory dumps. */
-    public record Summary(Map<Integer, long[]> cpus, List<String> dumps, List<String> missing) {
+    /**
+     * What a conversion wrote: per CPU the trace ID and AUX bytes; per thread of a per-thread recording the AUX
+     * bytes and the trace IDs of the CPUs its buffer holds; and the files that gave memory dumps.
+     */
+    public record Summary(Map<Integer, long[]> cpus, Map<Integer, long[]> threads, List<String> dumps, List<String> missing) {
     }
 
     private PerfSnapshot() {
     }
 
     /**
-     * The file of a mapping: {@code path} itself where it exists, else a file of that base name, or the
-     * build ID's file in perf's {@code .build-id/xx/rest} layout, in one of {@code symdirs}.
+     * The file of a mapping: in one of {@code symdirs}, the build ID's file in perf's {@code .build-id/xx/rest}
+     * layout ({@code ~/.debug}), the recorded path below the directory (simpleperf's {@code binary_cache}), or a
+     * file of that base name; else {@code path} itself where it exists.
      */
     static Path find(Mapping m, List<Path> symdirs) {
         String path = m.path();
@@ -50,6 +54,18 @@ public final class PerfSnapshot {
                 Path byId = dir.resolve(".build-id").resolve(m.buildId().substring(0, 2)).resolve(m.buildId().substring(2));
                 if (Files.isRegularFile(byId)) {
                     return byId;
+                }
+            }
+            // simpleperf's binary_cache: the recorded path below the directory (binary_cache_builder.py copies
+            // /data/local/tmp/prog to binary_cache/data/local/tmp/prog); a path that climbs out of it is not looked at
+            if (path.startsWith("/") && path.length() > 1) {
+                try {
+                    Path mirrored = dir.resolve(path.substring(1)).normalize();
+                    if (mirrored.startsWith(dir.normalize()) && Files.isRegularFile(mirrored)) {
+                        return mirrored;
+                    }
+                } catch (java.nio.file.InvalidPathException e) {
+                    // a name this file system cannot hold: not there
                 }
             }
             if (!base.isEmpty()) {
@@ -208,11 +224,7 @@ public final class PerfSnapshot {
         }
         List<AuxQueue> queues = new ArrayList<>();
         for (AuxQueue q : data.auxQueues()) {
-            if (q.perThread()) {
-                throw new InputException(data.file() + ": was recorded per thread (perf record --per-thread); converting such a recording "
-                        + "to a snapshot is not supported, only per-CPU recordings.");
-            }
-            if (!data.auxSegments(q).isEmpty() && units.containsKey(q.cpu())) {
+            if (!data.auxSegments(q).isEmpty() && (q.perThread() || units.containsKey(q.cpu()))) {
                 queues.add(q);
             }
         }
@@ -220,8 +232,11 @@ public final class PerfSnapshot {
             throw new InputException(data.file() + ": holds no AUX trace data of a CPU that AUXTRACE_INFO describes, so there is no snapshot to write.");
         }
 
-        // memory dumps: the executable mappings whose files are found, one dump file per region
+        // memory dumps: the executable mappings whose files are found, one dump file per region (with the
+        // process of each, for the cores of a per-thread buffer, which read their process's code only)
         StringBuilder dumps = new StringBuilder();
+        List<Integer> dumpPids = new ArrayList<>();
+        List<String> dumpTexts = new ArrayList<>();
         List<String> dumped = new ArrayList<>();
         Code code = code(data, symdirs);
         List<String> missing = code.missing();
@@ -240,12 +255,17 @@ public final class PerfSnapshot {
                         out.write(chunk, 0, k);
                     }
                 }
-                dumps.append("[dump").append(n).append("]\n; ").append(m.path()).append('\n')
-                        .append("file=").append(name).append(String.format("%naddress=0x%016x%nlength=0x%x%n%n", r.start(), r.size()));
+                String text = "[dump" + n + "]\n; " + m.path() + "\nfile=" + name
+                        + String.format("%naddress=0x%016x%nlength=0x%x%n%n", r.start(), r.size());
+                dumps.append(text);
+                dumpTexts.add(text);
+                dumpPids.add(m.kernel() ? -1 : m.pid());
             }
         }
 
         Map<Integer, long[]> cpus = new LinkedHashMap<>();
+        Map<Integer, long[]> threads = new LinkedHashMap<>();
+        Map<Integer, Integer> pidOfTid = ThreadTimeline.processes(data);
         StringBuilder deviceList = new StringBuilder("[snapshot]\nversion=1.0\n\n[device_list]\n");
         StringBuilder buffers = new StringBuilder();
         StringBuilder bufferList = new StringBuilder();
@@ -253,12 +273,26 @@ public final class PerfSnapshot {
         StringBuilder coreSources = new StringBuilder("[core_trace_sources]\n");
         int device = 0;
         for (AuxQueue q : queues) {
-            int cpu = q.cpu();
-            TraceUnit u = units.get(cpu);
-            String core = "cpu_" + cpu;
-            String source = "ETM_" + cpu;
-            String buffer = "ETB_" + cpu;
-            String traceFile = "trace_cpu" + cpu + ".bin";
+            // a CPU's buffer has its trace unit; a thread's (per-thread recording) one device pair per CPU
+            // whose trace ID its frames carry, named after the thread, whose cores read its process's code
+            List<TraceUnit> bufferUnits = q.perThread() ? PerfTrace.unitsOfThread(data, q, data.auxSegments(q), units)
+                    : List.of(units.get(q.cpu()));
+            if (bufferUnits.isEmpty()) {
+                continue;
+            }
+            String buffer = q.perThread() ? "ETB_t" + q.tid() : "ETB_" + q.cpu();
+            String traceFile = q.perThread() ? "trace_thread" + q.tid() + ".bin" : "trace_cpu" + q.cpu() + ".bin";
+            String coreDumps = dumps.toString();
+            if (q.perThread()) {
+                int pid = pidOfTid.getOrDefault(q.tid(), q.tid());
+                StringBuilder own = new StringBuilder();
+                for (int i = 0; i < dumpTexts.size(); i++) {
+                    if (dumpPids.get(i) == -1 || dumpPids.get(i) == pid) {
+                        own.append(dumpTexts.get(i));
+                    }
+                }
+                coreDumps = own.toString();
+            }
             long bytes = 0;
             boolean formatted = true;
             try (OutputStream out = Files.newOutputStream(dir.resolve(traceFile))) {
@@ -274,30 +308,49 @@ public final class PerfSnapshot {
                     }
                 }
             }
-            cpus.put(cpu, new long[] {u.traceId(), bytes});
-            // the core's type: the recording names no core model, only the architecture its trace unit implies
-            String arch = u.kind() == TraceUnit.Kind.ETMV3_PTM ? "ARMv7-A" : "ARMv8-A";
-            write(dir.resolve(core + ".ini"), "[device]\nname=" + core + "\nclass=core\ntype=" + arch + "\n\n[regs]\n\n" + dumps);
-            StringBuilder src = new StringBuilder("[device]\nname=" + source + "\nclass=trace_source\ntype=" + deviceType(u)
-                    + "\n\n[regs]\n");
-            for (Map.Entry<String, Long> r : u.registers().entrySet()) {
-                Integer number = NUMBERS.get(r.getKey());
-                if (number != null) { // (TS_SOURCE and later parameters are perf's, not registers)
-                    src.append(r.getKey()).append(String.format("(0x%03X)=0x%08X%n", number, r.getValue()));
+            if (q.perThread()) {
+                long[] t = new long[1 + bufferUnits.size()];
+                t[0] = bytes;
+                for (int i = 0; i < bufferUnits.size(); i++) {
+                    t[1 + i] = (long) bufferUnits.get(i).cpu() << 32 | bufferUnits.get(i).traceId();
                 }
+                threads.put(q.tid(), t);
+            } else {
+                cpus.put(q.cpu(), new long[] {bufferUnits.get(0).traceId(), bytes});
             }
-            write(dir.resolve(source + ".ini"), src.toString());
-            deviceList.append("device").append(device++).append('=').append(core).append(".ini\n");
-            deviceList.append("device").append(device++).append('=').append(source).append(".ini\n");
-            bufferList.append(bufferList.length() == 0 ? "" : ",").append("buffer").append(cpu);
-            buffers.append("[buffer").append(cpu).append("]\nname=").append(buffer).append("\nfile=").append(traceFile)
+            String section = q.perThread() ? "buffer_t" + q.tid() : "buffer" + q.cpu();
+            bufferList.append(bufferList.length() == 0 ? "" : ",").append(section);
+            buffers.append("[").append(section).append("]\nname=").append(buffer).append("\nfile=").append(traceFile)
                     .append("\nformat=").append(formatted ? "coresight" : "source_data").append("\n\n");
-            sourceBuffers.append(source).append('=').append(buffer).append('\n');
-            coreSources.append(core).append('=').append(source).append('\n');
+            for (TraceUnit u : bufferUnits) {
+                int cpu = u.cpu();
+                String suffix = q.perThread() ? cpu + "_t" + q.tid() : Integer.toString(cpu);
+                String core = "cpu_" + suffix;
+                String source = "ETM_" + suffix;
+                // the core's type: the recording names no core model, only the architecture its trace unit implies
+                String arch = u.kind() == TraceUnit.Kind.ETMV3_PTM ? "ARMv7-A" : "ARMv8-A";
+                write(dir.resolve(core + ".ini"), "[device]\nname=" + core + "\nclass=core\ntype=" + arch + "\n\n[regs]\n\n" + coreDumps);
+                StringBuilder src = new StringBuilder("[device]\nname=" + source + "\nclass=trace_source\ntype=" + deviceType(u)
+                        + "\n\n[regs]\n");
+                for (Map.Entry<String, Long> r : u.registers().entrySet()) {
+                    Integer number = NUMBERS.get(r.getKey());
+                    if (number != null) { // (TS_SOURCE and later parameters are perf's, not registers)
+                        src.append(r.getKey()).append(String.format("(0x%03X)=0x%08X%n", number, r.getValue()));
+                    }
+                }
+                write(dir.resolve(source + ".ini"), src.toString());
+                deviceList.append("device").append(device++).append('=').append(core).append(".ini\n");
+                deviceList.append("device").append(device++).append('=').append(source).append(".ini\n");
+                sourceBuffers.append(source).append('=').append(buffer).append('\n');
+                coreSources.append(core).append('=').append(source).append('\n');
+            }
+        }
+        if (cpus.isEmpty() && threads.isEmpty()) { // threads' buffers whose frames carry no described trace ID
+            throw new InputException(data.file() + ": holds no AUX trace data of a CPU that AUXTRACE_INFO describes, so there is no snapshot to write.");
         }
         write(dir.resolve("trace.ini"), "[trace_buffers]\nbuffers=" + bufferList + "\n\n" + buffers + sourceBuffers + "\n" + coreSources);
         write(dir.resolve("snapshot.ini"), deviceList + "\n[trace]\nmetadata=trace.ini\n");
-        return new Summary(cpus, dumped, missing);
+        return new Summary(cpus, threads, dumped, missing);
     }
 
     private static void write(Path file, String text) throws IOException {

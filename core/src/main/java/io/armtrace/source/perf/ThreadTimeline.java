@@ -26,7 +26,10 @@ import java.util.Map;
  * <li>process: the one the FORK, COMM, SWITCH and ITRACE_START records give the thread.</li>
  * </ul>
  *
- * Breaks between AUX fragments are recognised by their gap's offset (where the fragment starts in the CPU's
+ * <p>In a per-thread recording ({@code perf record --per-thread}) the thread is the one whose AUX buffer is
+ * decoded, as perf takes it (tools/perf/util/cs-etm.c gives a per-thread queue's samples the queue's tid).
+ *
+ * <p>Breaks between AUX fragments are recognised by their gap's offset (where the fragment starts in the CPU's
  * AUX bytes).
  */
 public final class ThreadTimeline implements RunningThread {
@@ -39,6 +42,8 @@ public final class ThreadTimeline implements RunningThread {
     private final Map<Integer, Integer> pidOfTid;
     private final boolean contextIsThread;
     private final PerfData.TimeConversion conversion;
+    /** The thread whose AUX stream this is (a per-thread recording), or -1. */
+    private final int ownTid;
 
     private int segment;
     private long traceTime = -1;
@@ -47,8 +52,9 @@ public final class ThreadTimeline implements RunningThread {
     private long pid = -1;
     private long tid = -1;
 
-    ThreadTimeline(PerfData data, int cpu, TraceUnit unit, List<AuxSegment> segments) {
+    ThreadTimeline(PerfData data, int cpu, TraceUnit unit, List<AuxSegment> segments, int ownTid) {
         this.cpu = cpu;
+        this.ownTid = ownTid;
         segmentOffsets = new long[segments.size()];
         segmentTimes = new long[segments.size()];
         for (int i = 0; i < segments.size(); i++) {
@@ -137,6 +143,11 @@ public final class ThreadTimeline implements RunningThread {
 
     private void settle() {
         time = traceTime >= 0 ? traceTime : segment < segmentTimes.length ? segmentTimes[segment] : -1;
+        if (ownTid >= 0) { // a per-thread recording: every line is the buffer's thread's
+            tid = ownTid;
+            pid = pidOfTid.getOrDefault(ownTid, -1);
+            return;
+        }
         if (contextTid >= 0) {
             tid = contextTid;
             Integer p = pidOfTid.get((int) contextTid);

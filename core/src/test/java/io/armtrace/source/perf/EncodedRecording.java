@@ -41,14 +41,32 @@ import java.util.Map;
  * <li>{@code ptm.data}: linux-arm (qemu-arm, Cortex-A15) on CPU 1, PTM (PFT 1.1) trace ID 0x14, formatted,
  * an ETMv3/PTM block of layout version 1, three AUX records;
  * <li>{@code v2.data}: linux-a64 on CPU 5, layout version 2: the metadata's TRCTRACEIDR is 0 and the trace
- * ID 0x1A comes in a PERF_RECORD_AUX_OUTPUT_HW_ID record, as perf records it since Linux 6.3.
+ * ID 0x1A comes in a PERF_RECORD_AUX_OUTPUT_HW_ID record, as perf records it since Linux 6.3;
+ * <li>{@code thread.data}: recorded per thread ({@code perf record --per-thread}: AUXTRACE buffers with cpu -1
+ * and the thread's ID, one AUX area per thread): thread {@value #PID} of process {@value #PID} runs linux-a64,
+ * its first half on CPU 0 (trace ID 0x10), its second on CPU 1 (trace ID 0x12), both in its one buffer;
+ * thread {@value #OTHER_TID} of process {@value #OTHER_PID} runs linux-a64-O0, mapped at the same addresses,
+ * on CPU 1 (trace ID 0x12). Neither trace unit traces the context ID, so only the buffer's thread says whose
+ * code runs;
+ * <li>{@code collision.data}: as {@code lost.data}, the first AUX record flagged collision (PERF_AUX_FLAG_COLLISION)
+ * and the second piece not in the file;
+ * <li>{@code partial.data}: linux-a64 on CPU 1 in four pieces, the third AUX record flagged partial
+ * (PERF_AUX_FLAG_PARTIAL: its data has gaps), its first third missing, so that its data starts inside the trace;
+ * <li>{@code simpleperf.data}: linux-a64 on CPU 3 (trace ID 0x16) as Android's simpleperf records it
+ * ({@code simpleperf record -e cs-etm}): its command line, os release and arch, the build-ID feature, the
+ * auxtrace index without perf's count, the meta_info and file2 features, a simpleperf EVENT_ID record, and the
+ * binary in a {@code binary_cache} directory at its device path ({@value #ANDROID_PATH}) as simpleperf's
+ * binary_cache_builder.py lays it out (not under perf's {@code .build-id}).
  * </ul>
  */
 final class EncodedRecording {
     static final int PID = 4242;
+    static final int OTHER_PID = 4343;
+    static final int OTHER_TID = 4344;
+    static final String ANDROID_PATH = "/data/local/tmp/linux-a64";
     static final String USER_PATH = "/usr/local/bin/linux-a64";
     static final String KERNEL_PATH = "/boot/a53-el1.elf";
-    static final List<String> NAMES = List.of("user", "trbe", "kernel", "two", "lost", "ptm", "v2");
+    static final List<String> NAMES = List.of("user", "trbe", "kernel", "two", "lost", "ptm", "v2", "thread", "collision", "partial", "simpleperf");
 
     /** The trace of one program on one CPU. */
     static final class Cpu {
@@ -206,15 +224,53 @@ final class EncodedRecording {
                 }
                 cpus = List.of(user, kernel);
             }
-            case "lost" -> {
+            case "lost", "collision" -> {
                 Cpu c = new Cpu(1, "linux-a64", false, 0x10);
+                long flag = name.equals("lost") ? PerfData.AUX_FLAG_TRUNCATED : PerfData.AUX_FLAG_COLLISION;
                 long[] cuts = c.cut(4);
                 w = new PerfDataWriter().coreSightInfo(1, false, List.of(c.block(1)));
                 startUser(w, userBinary(symbols), c.cpu);
                 long aux = 0;
                 for (int i : new int[] {0, 2, 3}) { // piece 1 is lost
                     byte[] data = c.aux(cuts[i], cuts[i + 1], true);
-                    w.aux(aux, data.length, i == 0 ? PerfData.AUX_FLAG_TRUNCATED : 0, PID, PID, 1000 + 10 * i, c.cpu)
+                    w.aux(aux, data.length, i == 0 ? flag : 0, PID, PID, 1000 + 10 * i, c.cpu)
+                            .auxtrace(aux, data, 0, c.cpu, PID, c.cpu);
+                    aux += data.length;
+                }
+                cpus = List.of(c);
+            }
+            case "simpleperf" -> {
+                Cpu c = new Cpu(3, "linux-a64", false, 0x16);
+                w = new PerfDataWriter().coreSightInfo(1, false, List.of(c.block(1)));
+                w.simpleperfAuxIndex = true;
+                byte[] elf = writeElf("linux-a64", symbols.resolve("binary_cache" + ANDROID_PATH));
+                byte[] id = buildId(elf);
+                ElfImage.Segment text = ElfImage.describe(ByteBuffer.wrap(elf), ANDROID_PATH).segments().stream()
+                        .filter(ElfImage.Segment::isLoad).findFirst().orElseThrow();
+                w.cmdline("/data/local/tmp/simpleperf", "record", "-e", "cs-etm", "/data/local/tmp/linux-a64")
+                        .stringFeature(4, "5.10.107-android13").stringFeature(6, "aarch64")
+                        .buildIds(Map.of(ANDROID_PATH, id))
+                        .simpleperfMetaInfo(new java.util.LinkedHashMap<>(Map.of("simpleperf_version", "1.build.test",
+                                "clockid", "monotonic")))
+                        .simpleperfFiles(List.<Object[]>of(new Object[] {ANDROID_PATH, text.vaddr(), text.offset()}));
+                // simpleperf's EVENT_ID record (record.h, SIMPLE_PERF_RECORD_EVENT_ID): the attribute's ID
+                w.simpleperfRecord(32774, java.nio.ByteBuffer.allocate(24).order(java.nio.ByteOrder.LITTLE_ENDIAN).putLong(1)
+                        .putLong(0).putLong(PerfDataWriter.EVENT_ID).array());
+                w.comm(PID, PID, "linux-a64", true, 100, c.cpu);
+                mapSegments(w, elf, PID, ANDROID_PATH, null, 101, c.cpu);
+                pieces(w, c, c.cut(2), true, PID);
+                cpus = List.of(c);
+            }
+            case "partial" -> {
+                Cpu c = new Cpu(1, "linux-a64", false, 0x10);
+                long[] cuts = c.cut(4);
+                w = new PerfDataWriter().coreSightInfo(1, false, List.of(c.block(1)));
+                startUser(w, userBinary(symbols), c.cpu);
+                long aux = 0;
+                for (int i = 0; i < 4; i++) {
+                    long from = i == 2 ? cuts[2] + (cuts[3] - cuts[2]) / 3 : cuts[i];
+                    byte[] data = c.aux(from, cuts[i + 1], true);
+                    w.aux(aux, data.length, i == 2 ? PerfData.AUX_FLAG_PARTIAL : 0, PID, PID, 1000 + 10 * i, c.cpu)
                             .auxtrace(aux, data, 0, c.cpu, PID, c.cpu);
                     aux += data.length;
                 }
@@ -240,6 +296,31 @@ final class EncodedRecording {
                 w.auxOutputHwId(1L << 56 | 3L << 8 | c.traceId, PID, PID, 103, c.cpu);
                 pieces(w, c, c.cut(2), true, PID);
                 cpus = List.of(c);
+            }
+            case "thread" -> {
+                Cpu fast = new Cpu(0, "linux-a64", false, 0x10);
+                Cpu slow = new Cpu(1, "linux-a64-O0", false, 0x12);
+                w = new PerfDataWriter().coreSightInfo(1, false, List.of(fast.block(1), slow.block(1)));
+                startUser(w, userBinary(symbols), 0);
+                byte[] elf = writeElf("linux-a64-O0", symbols.resolve("linux-a64-O0"));
+                w.comm(OTHER_PID, OTHER_PID, "linux-a64-O0", true, 103, 1);
+                w.fork(OTHER_PID, OTHER_PID, OTHER_TID, OTHER_PID, 104, 1);
+                mapSegments(w, elf, OTHER_PID, "/home/user/linux-a64-O0", buildId(elf), 105, 1);
+                // thread PID's AUX area (idx 0): its first half traced on CPU 0, then on CPU 1 under that CPU's trace ID
+                long[] cuts = fast.cut(2);
+                byte[] first = fast.aux(cuts[0], cuts[1], true);
+                byte[] second = PerfDataWriter.frames(slow.traceId, fast.trace, (int) cuts[1], (int) cuts[2]);
+                w.aux(0, first.length, 0, PID, PID, 1000, 0).auxtrace(0, first, 0, 0, PID, -1);
+                // thread OTHER_TID's AUX area (idx 1), on CPU 1
+                long[] other = slow.cut(2);
+                long aux = 0;
+                for (int i = 0; i < 2; i++) {
+                    byte[] data = slow.aux(other[i], other[i + 1], true);
+                    w.aux(aux, data.length, 0, OTHER_PID, OTHER_TID, 1005 + 10 * i, 1).auxtrace(aux, data, 1, 1, OTHER_TID, -1);
+                    aux += data.length;
+                }
+                w.aux(first.length, second.length, 0, PID, PID, 1020, 1).auxtrace(first.length, second, 0, 0, PID, -1);
+                cpus = List.of(fast, slow);
             }
             default -> throw new IllegalArgumentException("no recording " + name);
         }

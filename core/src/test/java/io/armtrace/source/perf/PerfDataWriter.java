@@ -32,6 +32,11 @@ final class PerfDataWriter {
     private long dataLength;
     long sampleType = SAMPLE_TYPE;
     int pmuType = 8;
+    /**
+     * The auxtrace feature as simpleperf writes it (record_file_writer.cpp, WriteAuxTraceFeature): the
+     * (file offset, size) pairs alone, without perf's leading count.
+     */
+    boolean simpleperfAuxIndex;
 
     PerfDataWriter() {
         this(ByteOrder.LITTLE_ENDIAN);
@@ -371,6 +376,60 @@ final class PerfDataWriter {
         return this;
     }
 
+    /**
+     * simpleperf's meta_info feature (record_file_format.h, FEAT_META_INFO = 129): key and value strings, each
+     * NUL-terminated, one pair after the other.
+     */
+    PerfDataWriter simpleperfMetaInfo(Map<String, String> info) {
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        for (Map.Entry<String, String> e : info.entrySet()) {
+            out.writeBytes(e.getKey().getBytes(StandardCharsets.UTF_8));
+            out.write(0);
+            out.writeBytes(e.getValue().getBytes(StandardCharsets.UTF_8));
+            out.write(0);
+        }
+        features.put(129, out.toByteArray());
+        return this;
+    }
+
+    /**
+     * simpleperf's file2 feature (FEAT_FILE2 = 132): per file a 32-bit size and a FileFeature message
+     * (record_file.proto): path (1), type (2: DSO_ELF_FILE is 2), min_vaddr (3), and for an ELF file an ElfFile
+     * message (6) with file_offset_of_min_vaddr (1).
+     */
+    PerfDataWriter simpleperfFiles(List<Object[]> files) {
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        for (Object[] f : files) { // {path, minVaddr, fileOffsetOfMinVaddr}
+            java.io.ByteArrayOutputStream m = new java.io.ByteArrayOutputStream();
+            byte[] path = ((String) f[0]).getBytes(StandardCharsets.UTF_8);
+            m.write(1 << 3 | 2);
+            varint(m, path.length);
+            m.writeBytes(path);
+            m.write(2 << 3);
+            varint(m, 2);
+            m.write(3 << 3);
+            varint(m, (Long) f[1]);
+            java.io.ByteArrayOutputStream elf = new java.io.ByteArrayOutputStream();
+            elf.write(1 << 3);
+            varint(elf, (Long) f[2]);
+            m.write(6 << 3 | 2);
+            varint(m, elf.size());
+            m.writeBytes(elf.toByteArray());
+            out.writeBytes(ByteBuffer.allocate(4).order(order).putInt(m.size()).array());
+            out.writeBytes(m.toByteArray());
+        }
+        features.put(132, out.toByteArray());
+        return this;
+    }
+
+    private static void varint(java.io.ByteArrayOutputStream out, long v) {
+        while ((v & ~0x7FL) != 0) {
+            out.write((int) (v & 0x7F) | 0x80);
+            v >>>= 7;
+        }
+        out.write((int) v);
+    }
+
     /** HEADER_BUILD_ID: one build_id_event per file, the ID's size in byte 20 (PERF_RECORD_MISC_BUILD_ID_SIZE). */
     PerfDataWriter buildIds(Map<String, byte[]> ids) {
         java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
@@ -411,7 +470,10 @@ final class PerfDataWriter {
             long dataOffset = DATA_OFFSET;
             // the auxtrace index feature, perf's layout: nr, then (file offset, size) pairs
             if (!auxIndex.isEmpty()) {
-                ByteBuffer ix = ByteBuffer.allocate(8 + 16 * auxIndex.size()).order(order).putLong(auxIndex.size());
+                ByteBuffer ix = ByteBuffer.allocate((simpleperfAuxIndex ? 0 : 8) + 16 * auxIndex.size()).order(order);
+                if (!simpleperfAuxIndex) {
+                    ix.putLong(auxIndex.size());
+                }
                 for (long[] e : auxIndex) {
                     ix.putLong(dataOffset + e[0]).putLong(e[1]);
                 }

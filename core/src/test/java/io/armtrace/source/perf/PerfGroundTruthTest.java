@@ -140,6 +140,49 @@ class PerfGroundTruthTest {
         assertThat(missing).isGreaterThan(truth.size() / 8).isLessThan(truth.size() / 2);
     }
 
+    /**
+     * A collision (PERF_AUX_FLAG_COLLISION) loses data like a full buffer: the gap names it, at the end of the
+     * flagged record's data, and the rest is exact.
+     */
+    @Test
+    void collisionIsOneGapAndTheRestIsExact() throws IOException {
+        List<Long> truth = EncodedRecording.write("collision", dir).get(0).truth();
+
+        Decoded d = decode(dir.resolve("collision.data")).get(0x10);
+        assertThat(d.gaps()).containsExactly("trace break: AUX data lost: collision (AUX record flag collision)", NEW_BUFFER);
+        int at = d.gapsAt().get(0);
+        List<Long> before = d.addresses().subList(0, at);
+        List<Long> after = d.addresses().subList(at, d.addresses().size());
+        assertThat(before).isNotEmpty().isEqualTo(truth.subList(0, before.size()));
+        assertThat(after).isNotEmpty().isEqualTo(truth.subList(truth.size() - after.size(), truth.size()));
+        int missing = truth.size() - before.size() - after.size();
+        assertThat(missing).isGreaterThan(truth.size() / 8).isLessThan(truth.size() / 2);
+    }
+
+    /**
+     * A record flagged partial (PERF_AUX_FLAG_PARTIAL) has gaps in its data: here its first third is missing, so
+     * its data starts inside the trace. The gap that names the flag comes where that record's data starts; the
+     * decoder waits there for the next A-sync, and everything before the gap and from that A-sync on is exact.
+     */
+    @Test
+    void partialRecordIsAGapWhereItsDataStartsAndTheRestIsExact() throws IOException {
+        List<Long> truth = EncodedRecording.write("partial", dir).get(0).truth();
+
+        Decoded d = decode(dir.resolve("partial.data")).get(0x10);
+        assertThat(d.gaps()).hasSize(4).startsWith(NEW_BUFFER, "trace break: AUX data lost: gaps in the data (AUX record flag partial)")
+                .endsWith(NEW_BUFFER);
+        // the bytes before the next A-sync of that record's data: skipped, and said so
+        assertThat(d.gaps().get(2)).matches("no synchronization: \\d+ bytes before an A-sync");
+        assertThat(d.gapsAt().get(2)).isEqualTo(d.gapsAt().get(1));
+        int at = d.gapsAt().get(1);
+        List<Long> before = d.addresses().subList(0, at);
+        List<Long> after = d.addresses().subList(at, d.addresses().size());
+        assertThat(before).isNotEmpty().isEqualTo(truth.subList(0, before.size()));
+        assertThat(after).isNotEmpty().isEqualTo(truth.subList(truth.size() - after.size(), truth.size()));
+        int missing = truth.size() - before.size() - after.size();
+        assertThat(missing).as("the missing third of a quarter, up to the next A-sync").isPositive().isLessThan(truth.size() / 4);
+    }
+
     /** A 32-bit board's PTM trace goes the same way: ETMv3/PTM metadata, A32 and Thumb code of a Linux program. */
     @Test
     void ptmFromA32BitProgram() throws IOException {
@@ -165,6 +208,83 @@ class PerfGroundTruthTest {
         Decoded d = decode(dir.resolve("v2.data")).get(0x1A);
         assertThat(d.addresses()).hasSize(c.truth().size()).isEqualTo(c.truth());
         assertThat(d.gaps()).containsExactly(NEW_BUFFER);
+    }
+
+    /** One job's decode: instruction addresses, and the pid, tid and cpu its running thread gave every range. */
+    record ThreadDecode(List<Long> addresses, java.util.Set<List<Long>> threads, List<String> gaps) {
+    }
+
+    /**
+     * A recording made per thread: AUXTRACE buffers with cpu -1 and the thread's ID. Thread 4242 ran on CPU 0 and
+     * then CPU 1, and its one buffer holds both trace IDs; thread 4344 (process 4343) ran another program at the
+     * same addresses on CPU 1. Nothing in the trace says which process runs (no context IDs), so each buffer
+     * decodes with its own process's code because it is the thread's: every job gives exactly the instructions
+     * QEMU executed in its stretch, and every range carries the buffer's thread and the trace unit's CPU.
+     */
+    @Test
+    void perThreadRecordingDecodesEachThreadWithItsProcessCode() throws IOException {
+        List<EncodedRecording.Cpu> cpus = EncodedRecording.write("thread", dir);
+        PerfData data = PerfData.read(dir.resolve("thread.data"));
+        assertThat(data.auxQueues()).containsExactly(new AuxQueue(-1, EncodedRecording.PID), new AuxQueue(-1, EncodedRecording.OTHER_TID));
+        assertThat(data.auxSegments(new AuxQueue(-1, EncodedRecording.PID))).extracting(AuxSegment::time).containsExactly(1000L, 1020L);
+
+        List<String> warnings = new ArrayList<>();
+        Decoder d = Decoder.openRecording(dir.resolve("thread.data"), List.of(dir.resolve("symbols")),
+                DecodeOptions.builder().warnings(warnings::add).build());
+        assertThat(warnings).isEmpty();
+        assertThat(d.sources()).extracting(io.armtrace.api.TraceSource::label).containsExactly(
+                "thread 4242 on CPU 0 (ETM4, trace ID 0x10)", "thread 4242 on CPU 1 (ETM4, trace ID 0x12)",
+                "thread 4344 on CPU 1 (ETM4, trace ID 0x12)");
+        List<ThreadDecode> got = new ArrayList<>();
+        for (io.armtrace.api.TraceSource s : d.sources()) {
+            ThreadDecode t = new ThreadDecode(new ArrayList<>(), new java.util.LinkedHashSet<>(), new ArrayList<>());
+            io.armtrace.trace.RunningThread running = s.runningThread();
+            s.decode(running.feed(new io.armtrace.trace.ElementSink() {
+                @Override
+                public void accept(io.armtrace.trace.TraceElement e) {
+                    if (e instanceof InstructionRange r) {
+                        for (int i = 0; i < r.count(); i++) {
+                            t.addresses().add(r.addressOf(i));
+                        }
+                        t.threads().add(List.of(running.pid(), running.tid(), (long) running.cpu()));
+                    } else if (e instanceof Gap g) {
+                        t.gaps().add(g.reason());
+                    } else if (e instanceof NoImage n) {
+                        throw new AssertionError("no image at " + n);
+                    }
+                }
+
+                @Override
+                public void end() {
+                }
+            }));
+            got.add(t);
+        }
+        List<Long> fast = cpus.get(0).truth();
+        List<Long> slow = cpus.get(1).truth();
+        assertThat(fast).as("the two programs differ").isNotEqualTo(slow);
+        // thread 4242: its first half from CPU 0's trace ID, the rest from CPU 1's, nothing lost or doubled
+        assertThat(got.get(0).addresses()).isNotEmpty().isEqualTo(fast.subList(0, got.get(0).addresses().size()));
+        assertThat(got.get(1).addresses()).isNotEmpty()
+                .isEqualTo(fast.subList(fast.size() - got.get(1).addresses().size(), fast.size()));
+        assertThat(got.get(0).addresses().size() + got.get(1).addresses().size()).isEqualTo(fast.size());
+        assertThat(got.get(2).addresses()).isEqualTo(slow);
+        long pid = EncodedRecording.PID;
+        assertThat(got.get(0).threads()).containsExactly(List.of(pid, pid, 0L));
+        assertThat(got.get(1).threads()).containsExactly(List.of(pid, pid, 1L));
+        assertThat(got.get(2).threads()).containsExactly(List.of((long) EncodedRecording.OTHER_PID, (long) EncodedRecording.OTHER_TID, 1L));
+        assertThat(got.get(2).gaps()).containsExactly(NEW_BUFFER);
+
+        // its snapshot: one buffer per thread, with a trace source per CPU its frames carry (OpenCSD's decode of
+        // it is tools/opencsd-check/perfdata.sh's business)
+        Path snap = java.nio.file.Files.createDirectories(dir.resolve("snap"));
+        PerfSnapshot.Summary sum = PerfSnapshot.write(data, snap, List.of(dir.resolve("symbols")));
+        assertThat(sum.cpus()).isEmpty();
+        assertThat(sum.threads()).containsOnlyKeys(EncodedRecording.PID, EncodedRecording.OTHER_TID);
+        assertThat(sum.threads().get(EncodedRecording.PID)).containsExactly(
+                data.auxSegments(new AuxQueue(-1, EncodedRecording.PID)).stream().mapToLong(AuxSegment::size).sum(), 0x10L, 1L << 32 | 0x12);
+        assertThat(java.nio.file.Files.readString(snap.resolve("trace.ini"))).contains("ETM_0_t4242=ETB_t4242", "ETM_1_t4242=ETB_t4242",
+                "ETM_1_t4344=ETB_t4344");
     }
 
     /** {@code armtrace decode RECORDING --symdir DIR --format jsonl} lists the same instructions, one line each. */

@@ -180,6 +180,34 @@ class PerfRecordingThreadsTest {
         assertThat(insns).isNotEmpty();
         assertThat(insns.get(0)).endsWith(",\"pid\":100,\"tid\":100,\"cpu\":0,\"time\":3000000030}");
         assertThat(insns.get(insns.size() - 1)).endsWith(",\"pid\":200,\"tid\":201,\"cpu\":0,\"time\":3000000040}");
+
+        // AutoFDO per binary: each program's section counts its own process's code only, as the same trace
+        // profiled with that program alone (the two programs lie at the same addresses)
+        for (int k = 0; k < 2; k++) {
+            Path afdo = tmp.resolve("p" + k + ".afdo");
+            code = Main.run(new String[] {"autofdo", file.toString(), "--symdir", elf[0].getParent().toString(), "--binary",
+                k == 0 ? "fast" : "slow", "-o", afdo.toString()}, new PrintWriter(new StringWriter(), true), new PrintWriter(err, true));
+            assertThat(code).as(err.toString()).isZero();
+            List<String> counts = Files.readAllLines(afdo).stream().filter(l -> !l.startsWith("//")).toList();
+            assertThat(counts).as("binary %d", k).isEqualTo(aloneProfile(k == 0 ? first : second, elf[k], 0x10C1))
+                    .isNotEqualTo(aloneProfile(k == 0 ? second : first, elf[1 - k], 0x10C1));
+        }
+    }
+
+    /** The AutoFDO counts (without the comment lines) of {@code trace} decoded with {@code elf} alone. */
+    private static List<String> aloneProfile(byte[] trace, Path elf, long configr) throws Exception {
+        TraceProtocol p = Protocols.byName("etm4").orElseThrow();
+        io.armtrace.image.ProgramImage image = ElfImage.load(elf);
+        io.armtrace.view.AutoFdoProfile profile = new io.armtrace.view.AutoFdoProfile();
+        io.armtrace.trace.ElementSink sink = profile.stream(image.memory());
+        p.decode(new DecodeInput(0x10, registers(configr), image, TraceData.of("t", trace), io.armtrace.protocol.DecodeOptions.DEFAULT),
+                sink);
+        sink.end();
+        StringWriter w = new StringWriter();
+        PrintWriter pw = new PrintWriter(w);
+        profile.write(pw);
+        pw.flush();
+        return w.toString().lines().filter(l -> !l.startsWith("//")).toList();
     }
 
     /**
