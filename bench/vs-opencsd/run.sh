@@ -3,7 +3,8 @@
 #
 #   bench/vs-opencsd/run.sh            (one command from a clean clone; about 15-20 minutes with REPEAT=3, plus
 #                                       30-60 minutes the first time to make the 50 MB SQLite inputs, which are
-#                                       cached: SQLITE_MB=8 makes them in about 10 minutes)
+#                                       cached: SQLITE_MB=8 makes them in about 10 minutes; the sqlite-mix inputs
+#                                       take about 25 more minutes the first time)
 #
 # Builds a copy of this tree and the C++ driver (opencsd_null.cpp, OpenCSD's decode tree C API)
 # in a scratch directory, makes the inputs there, runs both tools on them and prints one table:
@@ -15,9 +16,12 @@
 #   ETM4=DIR           the ETMv4 captures (default: conformance/etm4): juno_r1_1 source 0x10 repeated to
 #                      50 MB and bugfix-exact-match source 0x12 (gcc's cc1) as it is, full decode only
 #   INPUTS="A B ..."   measure only these inputs (default: all of etm3-tc2 ptm-tc2 ptm-a9thumb-rs
-#                      sqlite-arm-ptm sqlite-arm-etm3 sqlite-thumb-ptm sqlite-thumb-etm3 etm4-juno etm4-cc1
+#                      sqlite-arm-ptm sqlite-arm-etm3 sqlite-thumb-ptm sqlite-thumb-etm3 sqlite-mix-arm-ptm
+#                      sqlite-mix-arm-etm3 sqlite-mix-thumb-ptm sqlite-mix-thumb-etm3 etm4-juno etm4-cc1
 #                      etm4-a64 mtb-fleet)
 #   SQLITE_MB=N        size of each SQLite trace (default 50; bench/vs-opencsd/sqlite-input.sh, cached in CACHE)
+#   MIX_MB=N           size of each sqlite-mix trace (default 8): SQLite built at each of MIX_LEVELS
+#   MIX_LEVELS="..."   (default "O0 O1 O2 Os") and linked into one program, executed code over 1 MB
 #   CACHE=DIR          where the SQLite inputs and their build are kept between runs (default
 #                      ~/.cache/armtrace-bench)
 #   SCRATCH=DIR        where to build and write inputs (default: a new temporary directory, removed
@@ -40,7 +44,11 @@ ETM4=${ETM4:-$repo/conformance/etm4}
 REPEAT=${REPEAT:-5}
 OPENCSD_REPEAT=${OPENCSD_REPEAT:-$REPEAT}
 SQLITE_MB=${SQLITE_MB:-50}
-INPUTS=${INPUTS:-etm3-tc2 ptm-tc2 ptm-a9thumb-rs sqlite-arm-ptm sqlite-arm-etm3 sqlite-thumb-ptm sqlite-thumb-etm3 etm4-juno etm4-cc1 etm4-a64 mtb-fleet}
+MIX_MB=${MIX_MB:-8}
+MIX_LEVELS=${MIX_LEVELS:-O0 O1 O2 Os}
+sqlite_inputs="sqlite-arm-ptm sqlite-arm-etm3 sqlite-thumb-ptm sqlite-thumb-etm3"
+mix_inputs="sqlite-mix-arm-ptm sqlite-mix-arm-etm3 sqlite-mix-thumb-ptm sqlite-mix-thumb-etm3"
+INPUTS=${INPUTS:-etm3-tc2 ptm-tc2 ptm-a9thumb-rs $sqlite_inputs $mix_inputs etm4-juno etm4-cc1 etm4-a64 mtb-fleet}
 wanted() { [[ " $INPUTS " == *" $1 "* ]]; }
 load_start=$(cut -d' ' -f1-3 /proc/loadavg)
 BIG_MB=${BIG_MB:-1024}
@@ -111,6 +119,10 @@ for isa in arm thumb; do
   if wanted "sqlite-$isa-ptm" || wanted "sqlite-$isa-etm3"; then
     CACHE=${CACHE:-} bash "$repo/bench/vs-opencsd/sqlite-input.sh" "$work/in" "$isa" "$SQLITE_MB" "$cp" ||
       { say "the SQLite inputs ($isa) could not be made (see above)"; exit 2; }
+  fi
+  if wanted "sqlite-mix-$isa-ptm" || wanted "sqlite-mix-$isa-etm3"; then
+    CACHE=${CACHE:-} bash "$repo/bench/vs-opencsd/sqlite-input.sh" "$work/in" "$isa" "$MIX_MB" "$cp" "$MIX_LEVELS" ||
+      { say "the sqlite-mix inputs ($isa) could not be made (see above)"; exit 2; }
   fi
 done
 
@@ -186,7 +198,7 @@ measure_decode() { # INPUT
   ta=$(field $tkey "$a"); to=$(field $tkey "$o")
   rows+=("| $input | decode | $((bytes / 1000000)) | $(mbs "$bytes" "$to") | $(mbs "$bytes" "$ta") | $(mis "$co" "$to") | $(mis "$ca" "$ta") | $(ratio "$ta" "$to") | $(ipb "$ca" "$bytes") | $co / $ca |")
 }
-for input in etm3-tc2 ptm-tc2 ptm-a9thumb-rs sqlite-arm-ptm sqlite-arm-etm3 sqlite-thumb-ptm sqlite-thumb-etm3; do
+for input in etm3-tc2 ptm-tc2 ptm-a9thumb-rs $sqlite_inputs $mix_inputs; do
   wanted "$input" || continue
   measure_input "$input"
   if [ -f "$work/in/$input/input.txt" ]; then

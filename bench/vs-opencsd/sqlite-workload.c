@@ -34,8 +34,9 @@ static void run(sqlite3 *db, const char *sql) {
     }
 }
 
-static void round_of(sqlite3 *db, int round) {
-    char *sql = sqlite3_mprintf(
+/* One round's SQL, on tables of CUSTOMERS customers and ORDERS orders. */
+static char *round_sql(int round, int customers, int orders) {
+    return sqlite3_mprintf(
         "CREATE TABLE customer(id INTEGER PRIMARY KEY, name TEXT NOT NULL, city TEXT, born TEXT, score REAL,"
         "  UNIQUE(name, city));"
         "CREATE TABLE orders(id INTEGER PRIMARY KEY AUTOINCREMENT, customer INTEGER REFERENCES customer(id),"
@@ -133,12 +134,83 @@ static void round_of(sqlite3 *db, int round) {
         "DROP VIEW totals; DROP TABLE doc; DROP TABLE box; DROP TABLE kv; DROP TABLE audit_log; DROP TABLE hot;"
         "DROP TABLE orders; DROP TABLE customer;"
         "VACUUM;",
-        40 + round * 37 % 60, round + 3, round, round * 11, round * 5,
-        120 + round * 53 % 180, round * 7, 40 + round * 37 % 60, round, round % 13);
+        customers, round + 3, round, round * 11, round * 5,
+        orders, round * 7, customers, round, round % 13);
+}
+
+static void round_of(sqlite3 *db, int round) {
+    char *sql = round_sql(round, 40 + round * 37 % 60, 120 + round * 53 % 180);
     run(db, sql);
     sqlite3_free(sql);
 }
 
+/*
+ * The same rounds one statement at a time, so that a program can interleave several copies of SQLite
+ * (bench/vs-opencsd/sqlite-mix-input.sh links builds at several optimisation levels into one program):
+ * each copy's first statements run before any copy's later ones, so a trace cut anywhere holds code of
+ * every copy. Rounds use tables of 8 to 20 customers and 24 to 60 orders, a fifth of round_of's, so that
+ * one round of every copy fits in a trace of a few megabytes.
+ */
+struct workload {
+    sqlite3 *db;
+    int round;
+    char *sql;
+    const char *next;
+};
+
+struct workload *workload_open(int first_round) {
+    struct workload *w = calloc(1, sizeof *w);
+    if (!w || sqlite3_open(":memory:", &w->db) != SQLITE_OK) {
+        fprintf(stderr, "sqlite-workload: cannot open an in-memory database\n");
+        exit(1);
+    }
+    run(w->db, "PRAGMA foreign_keys = ON;");
+    w->round = first_round;
+    return w;
+}
+
+/* Runs the next statement of the current round, starting the next round when one is done. */
+void workload_step(struct workload *w) {
+    if (!w->sql) {
+        int r = w->round;
+        w->sql = round_sql(r, 8 + r * 37 % 12, 24 + r * 53 % 36);
+        w->next = w->sql;
+    }
+    sqlite3_stmt *stmt = 0;
+    const char *tail = 0;
+    if (sqlite3_prepare_v2(w->db, w->next, -1, &stmt, &tail) != SQLITE_OK) {
+        fprintf(stderr, "sqlite-workload: %s\n  in: %.200s\n", sqlite3_errmsg(w->db), w->next);
+        exit(1);
+    }
+    int rc = SQLITE_DONE;
+    while (stmt && (rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+        for (int i = 0; i < sqlite3_column_count(stmt); i++) {
+            for (const unsigned char *p = sqlite3_column_text(stmt, i); p && *p; p++) {
+                checksum = checksum * 31 + *p;
+            }
+        }
+    }
+    if (stmt && rc != SQLITE_DONE) {
+        fprintf(stderr, "sqlite-workload: %s\n  in: %.200s\n", sqlite3_errmsg(w->db), w->next);
+        exit(1);
+    }
+    sqlite3_finalize(stmt);
+    w->next = tail;
+    while (*w->next == ' ' || *w->next == '\n') {
+        w->next++;
+    }
+    if (!*w->next) {
+        sqlite3_free(w->sql);
+        w->sql = 0;
+        w->round++;
+    }
+}
+
+unsigned long long workload_checksum(void) {
+    return checksum;
+}
+
+#ifndef WORKLOAD_NO_MAIN
 int main(int argc, char **argv) {
     int rounds = argc > 1 ? atoi(argv[1]) : 1;
     sqlite3 *db;
@@ -154,3 +226,4 @@ int main(int argc, char **argv) {
     printf("%d rounds, checksum %llx\n", rounds, checksum);
     return 0;
 }
+#endif

@@ -60,10 +60,11 @@ import java.util.zip.GZIPInputStream;
  *                               jsonl-insn (JSON Lines, one object per instruction)
  * mtb DUMPS REPEAT              decode a fleet of MTB dumps (OpenCSD has no MTB decoder)
  * repeat SNAPSHOT OUT BYTES     write a copy of SNAPSHOT whose trace is repeated to at least BYTES
- * encode-run OUT ELF CORE NAME BYTES CHUNK
+ * encode-run OUT ELF CORE NAME BYTES CHUNK [same-run]
  *                               read a QEMU plugin log of one run of the program ELF from standard input
  *                               and encode it as PTM and as ETMv3 into OUT/NAME-ptm/ and OUT/NAME-etm3/,
- *                               each until its trace reaches BYTES (no part repeated)
+ *                               each until its trace reaches BYTES (no part repeated); with same-run, both
+ *                               until the PTM trace reaches BYTES, so that both hold the same instructions
  * </pre>
  *
  * The trace is read into memory before timing, as the C++ driver does; each run decodes all of it.
@@ -85,7 +86,8 @@ public final class VsOpenCsd {
             case "mtb" -> mtb(Integer.parseInt(args[1]), Integer.parseInt(args[2]));
             case "repeat" -> repeat(Path.of(args[1]), Path.of(args[2]), Long.parseLong(args[3]));
             case "encode-run" -> encodeRun(System.in, Path.of(args[1]), Path.of(args[2]), args[3], args[4],
-                    Long.parseLong(args[5]), Integer.parseInt(args[6]));
+                    Long.parseLong(args[5]), Integer.parseInt(args[6]),
+                    args.length > 7 && args[7].equals("same-run"));
             default -> throw new IllegalArgumentException("unknown command " + args[0]);
         }
     }
@@ -167,8 +169,8 @@ public final class VsOpenCsd {
      * OUT/NAME-P/input.txt with the facts of each input (instructions, distinct code bytes executed,
      * instructions per trace byte) and the images the C++ driver reads.
      */
-    static void encodeRun(InputStream pluginLog, Path out, Path elf, String core, String name, long bytes, int chunk)
-            throws IOException {
+    static void encodeRun(InputStream pluginLog, Path out, Path elf, String core, String name, long bytes, int chunk,
+            boolean sameRun) throws IOException {
         ProgramImage image = ElfImage.load(elf);
         String[] protocols = {"ptm", "etm3"};
         String[] types = {"PTM1.1", "ETM3.5"};
@@ -188,8 +190,9 @@ public final class VsOpenCsd {
             Execution ex = new Execution(List.copyOf(piece));
             piece.clear();
             boolean more = false;
+            long ptmBefore = written[0]; // with sameRun, this piece goes into both traces or neither
             for (int i = 0; i < 2; i++) {
-                if (written[i] >= bytes) {
+                if ((sameRun ? ptmBefore : written[i]) >= bytes) {
                     continue;
                 }
                 EncodeOutput enc = Protocols.byName(protocols[i]).orElseThrow().encode(ex, image, java.util.Map.of());
@@ -206,7 +209,7 @@ public final class VsOpenCsd {
                         code[i].set((int) (st.address() >>> 1), (int) ((st.address() + st.size()) >>> 1));
                     }
                 }
-                more |= written[i] < bytes;
+                more |= written[sameRun ? 0 : i] < bytes;
             }
             if (insns[0] % (50L * chunk) < chunk) {
                 System.err.printf("  %s: ptm %d MB, etm3 %d MB%n", name, written[0] >> 20, written[1] >> 20);

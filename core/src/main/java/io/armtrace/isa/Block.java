@@ -10,7 +10,9 @@ import java.util.Arrays;
 /**
  * A straight run of code as {@link CodeWalker} found it: from {@link #start()} in state {@link #isa()}
  * through non-waypoint instructions up to and including the first waypoint, or up to where the walk had
- * to stop ({@link #end()}). Immutable, and shared through the walker's cache.
+ * to stop ({@link #end()}). What it says of the code is immutable, and it is shared through the walker's
+ * cache; the only thing that changes is the walker's links from it to the blocks that follow it
+ * ({@link CodeWalker#next(Block)}, {@link CodeWalker#taken(Block)}), which only that walker's thread reads.
  *
  * <p>The waypoint fields ({@link #kind()} to {@link #opcode()}) describe the last instruction when
  * {@link #end()} is {@link End#WAYPOINT}; otherwise kind is {@link WaypointKind#NONE}, target is -1.
@@ -56,6 +58,16 @@ public final class Block {
     private final int cond;
     private final boolean conditional;
     private final int opcode;
+
+    /**
+     * The walker's links to the block at {@link #nextAddress()}, to the one at the direct branch's
+     * {@link #target()} and to the one an indirect branch last went to, valid while {@code linkEpoch} is
+     * the walker's (a cleared cache starts a new one).
+     */
+    Block nextLink;
+    Block takenLink;
+    Block indirectLink;
+    int linkEpoch;
 
     Block(long start, Isa isa, int count, int[] offsets, int uniformSize, End end, long missingAddress, Insn last) {
         this.start = start;

@@ -39,6 +39,15 @@ import io.armtrace.trace.WaypointKind;
  * code actually executed grows, so that a small working set (a loop, a kernel's hot path) stays in the
  * processor's caches; when it holds the configured number of blocks it is cleared and refilled, so
  * memory never grows with the trace. A cache hit allocates nothing.
+ *
+ * <p>Most lookups ask for the block that follows the previous one: at its next address (the waypoint not
+ * taken, or a block that stopped for another reason) or at its direct branch's target. {@link #next(Block)}
+ * and {@link #taken(Block)} answer those from a link kept on the previous block, set by their first call,
+ * so that the common case costs no hash and no probe of a table much larger than the processor's caches.
+ * {@link #indirect(Block, long, Isa)} does the same for where an indirect branch went last time (a return
+ * to the same caller, a loop's call through the same pointer), checking the address first.
+ * A cleared cache drops every link (they are stamped with the cache's epoch), so a link never leads to a
+ * block walked before an image change.
  * Blocks are immutable and may be kept by callers. A walker is not thread-safe: give each decoding
  * thread its own walker (and its own {@link MemoryImage#copy()}).
  */
@@ -66,6 +75,9 @@ public final class CodeWalker {
     private long hits;
     private long misses;
     private long clears;
+    private long linkHits;
+    /** Counts {@link #clearCache()}: links stamped with an older epoch are stale. */
+    private int epoch;
 
     private Insn cur = new Insn();
     private Insn prev = new Insn();
@@ -181,6 +193,67 @@ public final class CodeWalker {
         return b;
     }
 
+    /**
+     * The block at {@code from}'s {@link Block#nextAddress()} in its state: where execution goes on when
+     * its waypoint is not taken or it ended for another reason. The same block as
+     * {@code block(from.nextAddress(), from.isa())}, from {@code from}'s link after the first call.
+     */
+    public Block next(Block from) {
+        Block b = from.nextLink;
+        if (b != null && from.linkEpoch == epoch) {
+            linkHits++;
+            return b;
+        }
+        b = block(from.nextAddress(), from.isa());
+        stamp(from);
+        from.nextLink = b;
+        return b;
+    }
+
+    /**
+     * The block at {@code from}'s direct branch target in the target's state (a block whose
+     * {@link Block#target()} is not -1): the same block as {@code block(from.target(), from.targetIsa())},
+     * from {@code from}'s link after the first call.
+     */
+    public Block taken(Block from) {
+        Block b = from.takenLink;
+        if (b != null && from.linkEpoch == epoch) {
+            linkHits++;
+            return b;
+        }
+        b = block(from.target(), from.targetIsa());
+        stamp(from);
+        from.takenLink = b;
+        return b;
+    }
+
+    /**
+     * The block at {@code address} in state {@code isa}, where {@code from}'s indirect branch (or anything
+     * else that left it for an address the trace gave) went: the same block as {@code block(address, isa)},
+     * from {@code from}'s link when it went to the same place the last time.
+     */
+    public Block indirect(Block from, long address, Isa isa) {
+        Block b = from.indirectLink;
+        if (b != null && b.start() == (address & -isa.alignment()) && b.isa() == isa && from.linkEpoch == epoch) {
+            linkHits++;
+            return b;
+        }
+        b = block(address, isa);
+        stamp(from);
+        from.indirectLink = b;
+        return b;
+    }
+
+    /** Drops {@code b}'s links if they are from before the cache was last cleared. */
+    private void stamp(Block b) {
+        if (b.linkEpoch != epoch) {
+            b.nextLink = null;
+            b.takenLink = null;
+            b.indirectLink = null;
+            b.linkEpoch = epoch;
+        }
+    }
+
     private void allocate(int capacity) {
         keys = new long[capacity];
         blocks = new Block[capacity];
@@ -215,6 +288,7 @@ public final class CodeWalker {
     public void clearCache() {
         java.util.Arrays.fill(blocks, null);
         entries = 0;
+        epoch++;
     }
 
     public int cachedBlocks() {
@@ -227,6 +301,11 @@ public final class CodeWalker {
 
     public long cacheMisses() {
         return misses;
+    }
+
+    /** Lookups that {@link #next(Block)}, {@link #taken(Block)} and {@link #indirect} answered from a link (not counted as hits). */
+    public long linkHits() {
+        return linkHits;
     }
 
     /** How many times the cache was full and was cleared. */

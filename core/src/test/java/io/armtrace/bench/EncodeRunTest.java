@@ -41,7 +41,7 @@ class EncodeRunTest {
         int steps = run.steps().size();
         Path elf = dir.resolve(NAME + ".elf");
         Files.write(elf, Corpus.elfBytes(NAME));
-        VsOpenCsd.encodeRun(pluginLog(run, Corpus.image(NAME).memory()), dir, elf, "Cortex-A15", "gt", Long.MAX_VALUE, PIECE);
+        VsOpenCsd.encodeRun(pluginLog(run, Corpus.image(NAME).memory()), dir, elf, "Cortex-A15", "gt", Long.MAX_VALUE, PIECE, false);
 
         // ETMv3 states every instruction, so the trace gives back the run's count exactly; PTM cannot state
         // the instructions of a piece after its last waypoint, at most a block per piece
@@ -64,11 +64,29 @@ class EncodeRunTest {
     }
 
     @Test
+    void sameRunEncodesTheSameInstructionsUntilThePtmTraceReachesTheSize() throws IOException {
+        Execution run = Corpus.execution(NAME);
+        Path elf = dir.resolve(NAME + ".elf");
+        Files.write(elf, Corpus.elfBytes(NAME));
+        VsOpenCsd.encodeRun(pluginLog(run, Corpus.image(NAME).memory()), dir, elf, "Cortex-A15", "gt", 3000, PIECE, true);
+        long ptm = Files.size(dir.resolve("gt-ptm").resolve("trace_0.bin"));
+        long etm3 = Files.size(dir.resolve("gt-etm3").resolve("trace_0.bin"));
+        assertThat(ptm).isGreaterThanOrEqualTo(3000);
+        // ETMv3 states every instruction: its trace is the larger one, and holds the pieces PTM's does
+        assertThat(etm3).isGreaterThan(ptm);
+        long insns = decodedInstructions(dir.resolve("gt-etm3"));
+        assertThat(insns).isLessThan(run.steps().size()).isPositive();
+        for (String p : new String[] {"ptm", "etm3"}) {
+            assertThat(Files.readString(dir.resolve("gt-" + p).resolve("input.txt"))).contains(": " + insns + " instructions, ");
+        }
+    }
+
+    @Test
     void eachTraceStopsAtTheFirstPieceThatReachesTheSize() throws IOException {
         Execution run = Corpus.execution(NAME);
         Path elf = dir.resolve(NAME + ".elf");
         Files.write(elf, Corpus.elfBytes(NAME));
-        VsOpenCsd.encodeRun(pluginLog(run, Corpus.image(NAME).memory()), dir, elf, "Cortex-A15", "gt", 3000, PIECE);
+        VsOpenCsd.encodeRun(pluginLog(run, Corpus.image(NAME).memory()), dir, elf, "Cortex-A15", "gt", 3000, PIECE, false);
         for (String p : new String[] {"ptm", "etm3"}) {
             long size = Files.size(dir.resolve("gt-" + p).resolve("trace_0.bin"));
             long insns = decodedInstructions(dir.resolve("gt-" + p));

@@ -256,6 +256,89 @@ class CodeWalkerTest {
     }
 
     @Test
+    void linksToTheFollowingBlocksAnswerAsTheTableDoes() {
+        MemoryImage m = new MemoryImage().add(0x8000, words(
+                0xE1A00000, // nop
+                0x0A000001, // beq 0x8010
+                0xFA000000, // blx 0x8010 (to T32: H = 0)
+                0xE12FFF1E, // bx lr
+                0x47704770), "code"); // T32 at 0x8010: bx lr
+        CodeWalker w = walker(m, Profile.AR, false, 4096);
+        Block b = w.block(0x8000, Isa.A32);
+        assertThat(b.target()).isEqualTo(0x8010);
+
+        Block notTaken = w.next(b);
+        Block taken = w.taken(b);
+        assertThat(notTaken).isSameAs(w.block(0x8008, Isa.A32));
+        assertThat(taken).isSameAs(w.block(0x8010, Isa.A32));
+        assertThat(notTaken.kind()).isEqualTo(WaypointKind.DIRECT_BRANCH);
+        // BLX immediate changes state: its taken successor is the T32 block, not the A32 one at that address
+        Block thumb = w.taken(notTaken);
+        assertThat(thumb.isa()).isEqualTo(Isa.T32);
+        assertThat(thumb).isSameAs(w.block(0x8010, Isa.T32)).isNotSameAs(taken);
+        assertThat(w.next(notTaken)).isSameAs(w.block(0x800C, Isa.A32));
+
+        long hits = w.cacheHits();
+        long misses = w.cacheMisses();
+        for (int i = 0; i < 10; i++) {
+            assertThat(w.next(b)).isSameAs(notTaken);
+            assertThat(w.taken(b)).isSameAs(taken);
+            assertThat(w.taken(notTaken)).isSameAs(thumb);
+        }
+        assertThat(w.linkHits()).as("repeated successor lookups answered by links").isEqualTo(30);
+        assertThat(w.cacheHits()).isEqualTo(hits);
+        assertThat(w.cacheMisses()).isEqualTo(misses);
+    }
+
+    @Test
+    void theIndirectLinkIsCheckedAgainstTheAddress() {
+        MemoryImage m = new MemoryImage().add(0x8000, words(
+                0xE12FFF1E, // bx lr
+                0xE1A00000, // nop
+                0xE12FFF1E, // bx lr
+                0xE12FFF1E), "code"); // bx lr
+        CodeWalker w = walker(m, Profile.AR, false, 4096);
+        Block ret = w.block(0x8000, Isa.A32);
+        Block a = w.indirect(ret, 0x8004, Isa.A32);
+        assertThat(a).isSameAs(w.block(0x8004, Isa.A32));
+        assertThat(w.indirect(ret, 0x8004, Isa.A32)).isSameAs(a);
+        assertThat(w.linkHits()).isEqualTo(1);
+        // another address, or the same address in another state, is looked up (and becomes the link)
+        Block c = w.indirect(ret, 0x800C, Isa.A32);
+        assertThat(c.start()).isEqualTo(0x800C);
+        assertThat(c).isSameAs(w.block(0x800C, Isa.A32));
+        Block t = w.indirect(ret, 0x800D, Isa.T32);
+        assertThat(t.isa()).isEqualTo(Isa.T32);
+        assertThat(t.start()).isEqualTo(0x800C);
+        assertThat(w.indirect(ret, 0x800C, Isa.T32)).isSameAs(t);
+        assertThat(w.indirect(ret, 0x8004, Isa.A32)).isSameAs(a);
+        assertThat(w.linkHits()).isEqualTo(2);
+    }
+
+    @Test
+    void clearingTheCacheDropsTheLinks() {
+        byte[] code = words(
+                0xEA000000, // b 0x8008
+                0xE1A00000, // nop
+                0xE12FFF1E, // bx lr
+                0xE12FFF1E); // bx lr
+        MemoryImage m = new MemoryImage().add(0x8000, java.nio.ByteBuffer.wrap(code), "code");
+        CodeWalker w = walker(m, Profile.AR, false, 4096);
+        Block b = w.block(0x8000, Isa.A32);
+        assertThat(w.taken(b).count()).isEqualTo(1);
+        assertThat(w.next(b).count()).isEqualTo(2);
+        // the image changes: the instruction at the branch target becomes a nop
+        System.arraycopy(words(0xE1A00000), 0, code, 8, 4);
+        assertThat(w.taken(b).count()).as("still linked until the cache is cleared").isEqualTo(1);
+        w.clearCache();
+        Block target = w.taken(b);
+        assertThat(target.count()).isEqualTo(2);
+        assertThat(target.lastAddress()).isEqualTo(0x800C);
+        assertThat(w.next(b).count()).isEqualTo(3);
+        assertThat(w.taken(b)).isSameAs(target).isSameAs(w.block(0x8008, Isa.A32));
+    }
+
+    @Test
     void cacheHitDoesNotAllocate() {
         MemoryImage m = new MemoryImage().add(0x8000, words(0xE1A00000, 0xEAFFFFFD), "code");
         CodeWalker w = walker(m, Profile.AR, false, 4096);

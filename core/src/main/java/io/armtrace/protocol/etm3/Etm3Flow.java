@@ -90,6 +90,17 @@ public final class Etm3Flow implements io.armtrace.protocol.PacketListener<Etm3P
     private Block block;
     private int blockIndex;
     private long blockNext;
+    /**
+     * The block just left at its end, so that the walker's link from it answers the next lookup: to the
+     * block after it ({@link #LINK_NEXT}), at its direct branch target ({@link #LINK_TAKEN}), or at the
+     * address a branch packet gives after its indirect branch ({@link #LINK_INDIRECT}, checked against the
+     * address). Null when the address comes from elsewhere.
+     */
+    private Block linkFrom;
+    private int linkKind;
+    private static final int LINK_NEXT = 0;
+    private static final int LINK_TAKEN = 1;
+    private static final int LINK_INDIRECT = 2;
     private boolean exceptionExitPending;
     private boolean inGap;
 
@@ -241,6 +252,9 @@ public final class Etm3Flow implements io.armtrace.protocol.PacketListener<Etm3P
 
     private void setAddress(long a, Isa i) {
         block = null;
+        if (linkKind != LINK_INDIRECT) {
+            linkFrom = null;
+        }
         address = a;
         isa = i;
         haveAddress = true;
@@ -258,9 +272,47 @@ public final class Etm3Flow implements io.armtrace.protocol.PacketListener<Etm3P
         cycles += p.cycles;
         int n = p.atomCount;
         int bits = p.atomBits;
-        for (int k = 0; k < n; k++) {
-            atom((bits >> k & 1) != 0);
+        for (int k = 0; k < n; ) {
+            int run = executedRun(bits >>> k, n - k);
+            if (run > 1) {
+                k += run;
+            } else {
+                atom((bits >> k & 1) != 0);
+                k++;
+            }
         }
+    }
+
+    /**
+     * The common case of a run of E atoms in one block, at once: while the open range goes on at the
+     * current instruction of the current block, up to {@code max} executed instructions that are not the
+     * block's last (so no waypoint) join the range as {@link #atom} would add them one by one. Returns how
+     * many it took; fewer than two means the caller takes one atom the general way.
+     */
+    private int executedRun(int bits, int max) {
+        Block b = block;
+        if (b == null || !open || !rExecuted || rKind != WaypointKind.NONE || address != blockNext
+                || rEnd != address || isa != b.isa() || rIsa != isa || !haveAddress) {
+            return 0;
+        }
+        int i = blockIndex;
+        int m = Math.min(Math.min(Integer.numberOfTrailingZeros(~bits), max), b.count() - 1 - i);
+        if (m < 2) {
+            return 0;
+        }
+        int last = i + m - 1;
+        rPrev = b.addressOf(last - 1);
+        rLast = b.addressOf(last);
+        rEnd = rLast + b.sizeOf(last);
+        rCount += m;
+        lastValid = true;
+        lastAddress = rLast;
+        lastKind = WaypointKind.NONE;
+        lastExecuted = true;
+        blockIndex = last + 1;
+        blockNext = rEnd;
+        address = rEnd;
+        return m;
     }
 
     private void atom(boolean executed) {
@@ -275,7 +327,20 @@ public final class Etm3Flow implements io.armtrace.protocol.PacketListener<Etm3P
         int i = blockIndex;
         boolean fresh = false;
         if (b == null || a != blockNext || isa != b.isa()) {
-            b = walker.block(a, isa);
+            Block from = linkFrom;
+            if (from != null) {
+                linkFrom = null;
+                if (linkKind == LINK_INDIRECT) {
+                    b = walker.indirect(from, a, isa);
+                } else {
+                    b = linkKind == LINK_TAKEN ? walker.taken(from) : walker.next(from);
+                    if (b.start() != a || b.isa() != isa) {
+                        b = walker.block(a, isa); // not reached: these links are set only where they hold
+                    }
+                }
+            } else {
+                b = walker.block(a, isa);
+            }
             if (b.count() == 0) {
                 // the instruction is not in the image (or the state cannot be walked)
                 flush();
@@ -299,6 +364,12 @@ public final class Etm3Flow implements io.armtrace.protocol.PacketListener<Etm3P
         blockNext = a + size;
         if (end) {
             block = null;
+            linkFrom = b;
+            linkKind = !executed ? LINK_NEXT : switch (kind) {
+                case DIRECT_BRANCH -> LINK_TAKEN;
+                case INDIRECT_BRANCH, EXCEPTION_RETURN -> LINK_INDIRECT;
+                default -> LINK_NEXT;
+            };
         }
         // append to the open range, or start a new one
         if (open && (rEnd != a || rIsa != isa || !rExecuted || rKind != WaypointKind.NONE)) {
