@@ -282,6 +282,29 @@ public final class Etm4Flow implements Etm4ElementListener {
         }
     }
 
+    /**
+     * The atoms of one packet at once: as many {@link #element} calls, without the per-element dispatch. Once
+     * an atom cannot be placed (no context or address yet, or code outside the image before it), neither can
+     * the rest of the packet's: nothing an atom does changes that, so they are skipped together.
+     */
+    @Override
+    public void atoms(Etm4Element e, int count, int bits) {
+        long offset = e.offset;
+        if (excPending) {
+            flushException(el);
+        }
+        if (offset >= nextChange) {
+            selectMemory(offset);
+        }
+        for (int a = 0; a < count; a++) {
+            popIfPending(offset);
+            if (needCtxt || needAddr) {
+                return;
+            }
+            atom((bits >>> a & 1) != 0, offset);
+        }
+    }
+
     private Isa isaOf(int is) {
         if (is != 0) {
             return Isa.T32;

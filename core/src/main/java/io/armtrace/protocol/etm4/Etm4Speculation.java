@@ -192,8 +192,8 @@ public final class Etm4Speculation implements Etm4PacketListener {
                 if (size == 0 && unseen == 0 && toCommit == 0) {
                     // nothing held: the atoms beyond the speculation depth commit at once, without the ring
                     int now = (int) Math.max(0, k.atomCount - maxSpec);
-                    for (int a = 0; a < now; a++) {
-                        emitAtom(k.offset, (k.atomBits >> a & 1) != 0);
+                    if (now > 0) {
+                        emitAtoms(k.offset, now, k.atomBits);
                     }
                     if (now < k.atomCount) {
                         int i = add(Kind.ATOM, k.offset, true);
@@ -458,8 +458,8 @@ public final class Etm4Speculation implements Etm4PacketListener {
                 if (KINDS[qKind[i]] == Kind.ATOM) {
                     int n = (int) Math.min(qD[i], toCommit);
                     int bits = qE[i];
-                    for (int a = 0; a < n; a++) {
-                        emitAtom(qOffset[i], (bits >> a & 1) != 0);
+                    if (n > 0) {
+                        emitAtoms(qOffset[i], n, bits);
                     }
                     qD[i] -= n;
                     qE[i] = bits >>> n;
@@ -700,11 +700,11 @@ public final class Etm4Speculation implements Etm4PacketListener {
         e.contextId = contextId;
     }
 
-    private void emitAtom(long offset, boolean executed) {
+    /** {@code n} committed atoms of one packet (bit i of {@code bits} the (i + 1)-th), handed over in one call. */
+    private void emitAtoms(long offset, int n, int bits) {
         Etm4Element e = el;
         setKind(e, Kind.ATOM, offset);
-        e.executed = executed;
-        out.element(e);
+        out.atoms(e, n, bits);
     }
 
     /** A reference store into an old object costs a GC write barrier: the kind is stored only on change. */
