@@ -56,6 +56,16 @@ public final class Block {
     private final int cond;
     private final boolean conditional;
     private final int opcode;
+    /*
+     * The walker's links to the blocks that follow this one: at its direct branch's target, at its next
+     * address, and where its indirect branch went last. Not part of the block's value: a cache of the walker that made it, valid while the block is in
+     * that walker's table (generation equal to the walker's), so that links never reach blocks a cleared table
+     * has let go of.
+     */
+    Block takenNext;
+    Block fallNext;
+    Block indirectNext;
+    int generation = -1;
 
     Block(long start, Isa isa, int count, int[] offsets, int uniformSize, End end, long missingAddress, Insn last) {
         this.start = start;

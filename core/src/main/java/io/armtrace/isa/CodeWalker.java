@@ -63,6 +63,8 @@ public final class CodeWalker {
     private final int maxCapacity;
     private final int maxEntries;
     private int entries;
+    /** Bumped whenever the table is emptied: blocks of an older generation are no longer in it. */
+    private int generation;
     private long hits;
     private long misses;
     private long clears;
@@ -176,9 +178,53 @@ public final class CodeWalker {
         } else {
             keys[i] = key;
             blocks[i] = b;
+            b.generation = generation;
             entries++;
         }
         return b;
+    }
+
+    /**
+     * The block that follows {@code from}: at its direct branch's target if {@code taken} (the block must
+     * end in a direct branch), else at its next address in the same state. The same block as
+     * {@link #block(long, Isa)} of that address gives, and counted as a lookup alike, but once the way from
+     * {@code from} has been gone it is found through a link kept in {@code from}, without a table lookup
+     * (the common case of a flow decoder: an atom on the branch that ended the previous one's block).
+     */
+    public Block successor(Block from, boolean taken) {
+        Block s = taken ? from.takenNext : from.fallNext;
+        if (s != null && s.generation == generation) {
+            hits++;
+            return s;
+        }
+        s = taken ? block(from.target(), from.targetIsa()) : block(from.nextAddress(), from.isa());
+        // link only within the table as it is now (the lookup may just have emptied it)
+        if (from.generation == generation && s.generation == generation) {
+            if (taken) {
+                from.takenNext = s;
+            } else {
+                from.fallNext = s;
+            }
+        }
+        return s;
+    }
+
+    /**
+     * The block at {@code address} in state {@code isa}, where execution went after {@code from}'s indirect
+     * branch: as {@link #block(long, Isa)}, and without a table lookup when the branch went to the same
+     * place as the last time it was asked (a return to the same caller, a call through the same pointer).
+     */
+    public Block indirectSuccessor(Block from, long address, Isa isa) {
+        Block s = from.indirectNext;
+        if (s != null && s.generation == generation && s.start() == (address & -isa.alignment()) && s.isa() == isa) {
+            hits++;
+            return s;
+        }
+        s = block(address, isa);
+        if (from.generation == generation && s.generation == generation) {
+            from.indirectNext = s;
+        }
+        return s;
     }
 
     private void allocate(int capacity) {
@@ -196,6 +242,7 @@ public final class CodeWalker {
         }
         keys[i] = key;
         blocks[i] = b;
+        b.generation = generation;
         entries++;
     }
 
@@ -215,6 +262,7 @@ public final class CodeWalker {
     public void clearCache() {
         java.util.Arrays.fill(blocks, null);
         entries = 0;
+        generation++;
     }
 
     public int cachedBlocks() {

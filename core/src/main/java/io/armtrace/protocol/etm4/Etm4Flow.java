@@ -100,6 +100,15 @@ public final class Etm4Flow implements Etm4ElementListener {
     private int stackTop;
     private int stackSize;
 
+    /**
+     * The block the last atom ended, whether it went to its target or (an indirect branch) elsewhere, and its
+     * walker: see {@link #blockAtAddress}.
+     */
+    private Block linkFrom;
+    private boolean linkTaken;
+    private boolean linkIndirect;
+    private CodeWalker linkWalker;
+
     private final RangeSizes sizes = new RangeSizes();
     private long instructions;
     private LongConsumer syncListener;
@@ -210,6 +219,11 @@ public final class Etm4Flow implements Etm4ElementListener {
 
     @Override
     public void element(Etm4Element e) {
+        if (e.kindIndex == ADDRESS && !excPending && e.offset < nextChange) {
+            // the commonest element after atoms, taken before the general dispatch (the same as its case below)
+            address(e);
+            return;
+        }
         if (excPending && e.kind() != Etm4Element.Kind.CONTEXT) {
             flushException(el);
         }
@@ -231,15 +245,7 @@ public final class Etm4Flow implements Etm4ElementListener {
             }
             case TRACE_ON -> sink.accept(new TraceOn(source,
                     e.afterOverflow ? TraceOn.Reason.OVERFLOW : TraceOn.Reason.TRACE_ENABLED, e.offset));
-            case ADDRESS -> {
-                addr = e.address;
-                lastIs = e.is;
-                isa = isaOf(e.is);
-                needAddr = false;
-                needAddrElem = false;
-                haveAddr = true;
-                tinfoWait = false;
-            }
+            case ADDRESS -> address(e);
             case CONTEXT -> context(e);
             case ATOM -> {
                 popIfPending(e.offset);
@@ -303,6 +309,18 @@ public final class Etm4Flow implements Etm4ElementListener {
             }
             atom((bits >>> a & 1) != 0, offset);
         }
+    }
+
+    private static final byte ADDRESS = (byte) Etm4Element.Kind.ADDRESS.ordinal();
+
+    private void address(Etm4Element e) {
+        addr = e.address;
+        lastIs = e.is;
+        isa = isaOf(e.is);
+        needAddr = false;
+        needAddrElem = false;
+        haveAddr = true;
+        tinfoWait = false;
     }
 
     private Isa isaOf(int is) {
@@ -386,8 +404,8 @@ public final class Etm4Flow implements Etm4ElementListener {
         Isa startIsa = isa;
         sizes.clear();
         long walked = 0;
+        Block b = blockAtAddress();
         while (true) {
-            Block b = walker.block(addr, isa);
             switch (b.end()) {
                 case WAYPOINT -> {
                     sizes.append(b, 0, b.count());
@@ -427,7 +445,29 @@ public final class Etm4Flow implements Etm4ElementListener {
                 tooFar(start, offset);
                 return;
             }
+            b = walker.successor(b, false); // the block at addr
         }
+    }
+
+    /**
+     * The block at the current address: through the walker's link from the block the previous atom ended, when
+     * the current address is where that one went (the common case), else from the cache's table.
+     */
+    private Block blockAtAddress() {
+        Block from = linkFrom;
+        if (from != null) {
+            linkFrom = null;
+            if (linkWalker == walker) {
+                if (linkIndirect) {
+                    return walker.indirectSuccessor(from, addr, isa);
+                }
+                if (linkTaken ? addr == from.target() && isa == from.targetIsa()
+                        : addr == from.nextAddress() && isa == from.isa()) {
+                    return walker.successor(from, linkTaken);
+                }
+            }
+        }
+        return walker.block(addr, isa);
     }
 
     private void tooFar(long start, long offset) {
@@ -441,6 +481,10 @@ public final class Etm4Flow implements Etm4ElementListener {
     private void follow(Block b, boolean executed, long offset) {
         long next = b.nextAddress();
         addr = next;
+        linkFrom = b;
+        linkTaken = false;
+        linkIndirect = false;
+        linkWalker = walker;
         if (!executed) {
             return;
         }
@@ -451,8 +495,10 @@ public final class Etm4Flow implements Etm4ElementListener {
                 }
                 addr = b.target();
                 isa = b.targetIsa();
+                linkTaken = true;
             }
             case INDIRECT_BRANCH, EXCEPTION_RETURN -> {
+                linkIndirect = true;
                 if (b.link()) {
                     push(next, isa);
                 }
@@ -519,8 +565,8 @@ public final class Etm4Flow implements Etm4ElementListener {
         sizes.clear();
         WaypointKind lastKind = WaypointKind.NONE;
         CallKind lastCall = CallKind.NONE;
+        Block b = walker.block(addr, isa);
         while (true) {
-            Block b = walker.block(addr, isa);
             if (b.count() > 0 && Long.compareUnsigned(ret, b.start()) > 0
                     && Long.compareUnsigned(ret, b.nextAddress()) <= 0) {
                 int n = b.countBefore(ret);
@@ -553,6 +599,7 @@ public final class Etm4Flow implements Etm4ElementListener {
                 tooFar(start, offset);
                 return;
             }
+            b = walker.successor(b, false); // the block at addr
         }
     }
 
