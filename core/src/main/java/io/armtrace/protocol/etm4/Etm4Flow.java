@@ -107,6 +107,9 @@ public final class Etm4Flow implements Etm4ElementListener {
     private Block linkFrom;
     private boolean linkTaken;
     private boolean linkIndirect;
+    /** Where the link leads: the block's target or next address, and its state (not read from the block again). */
+    private long linkAddr;
+    private Isa linkIsa;
     private CodeWalker linkWalker;
 
     private final RangeSizes sizes = new RangeSizes();
@@ -461,8 +464,7 @@ public final class Etm4Flow implements Etm4ElementListener {
                 if (linkIndirect) {
                     return walker.indirectSuccessor(from, addr, isa);
                 }
-                if (linkTaken ? addr == from.target() && isa == from.targetIsa()
-                        : addr == from.nextAddress() && isa == from.isa()) {
+                if (addr == linkAddr && isa == linkIsa) {
                     return walker.successor(from, linkTaken);
                 }
             }
@@ -485,6 +487,8 @@ public final class Etm4Flow implements Etm4ElementListener {
         linkTaken = false;
         linkIndirect = false;
         linkWalker = walker;
+        linkAddr = next;
+        linkIsa = isa;
         if (!executed) {
             return;
         }
@@ -496,6 +500,8 @@ public final class Etm4Flow implements Etm4ElementListener {
                 addr = b.target();
                 isa = b.targetIsa();
                 linkTaken = true;
+                linkAddr = addr;
+                linkIsa = isa;
             }
             case INDIRECT_BRANCH, EXCEPTION_RETURN -> {
                 linkIndirect = true;
