@@ -38,7 +38,9 @@ import io.armtrace.trace.WaypointKind;
  * <p>The cache is an open-addressing table keyed by (address, ISA). It starts small and doubles as the
  * code actually executed grows, so that a small working set (a loop, a kernel's hot path) stays in the
  * processor's caches; when it holds the configured number of blocks it is cleared and refilled, so
- * memory never grows with the trace. A cache hit allocates nothing.
+ * memory never grows with the trace. A cache hit allocates nothing. {@link #successor} and
+ * {@link #indirectSuccessor} find the block after another through links kept in it, without a lookup;
+ * links lead only to blocks in the table as it is now.
  * Blocks are immutable and may be kept by callers. A walker is not thread-safe: give each decoding
  * thread its own walker (and its own {@link MemoryImage#copy()}).
  */
