@@ -58,7 +58,6 @@ public final class Block {
     private final int cond;
     private final boolean conditional;
     private final int opcode;
-
     /**
      * The walker's links to the block at {@link #nextAddress()}, to the one at the direct branch's
      * {@link #target()} and to the one an indirect branch last went to, valid while {@code linkEpoch} is

@@ -214,6 +214,44 @@ class CodeWalkerTest {
     }
 
     @Test
+    void successorsAreTheBlocksAtTheirAddressesFoundThroughLinks() {
+        MemoryImage m = new MemoryImage().add(0x8000, words(
+                0xE1A00000, // 0x8000 nop
+                0x0A000002, // 0x8004 beq 0x8014
+                0xE12FFF1E, // 0x8008 bx lr
+                0xE1A00000, // 0x800C nop
+                0xE1A00000, // 0x8010 nop
+                0xEAFFFFF9), "code"); // 0x8014 b 0x8000
+        CodeWalker w = walker(m, Profile.AR, false, 4096);
+        Block b = w.block(0x8000, Isa.A32);
+        Block taken = w.taken(b);
+        Block fall = w.next(b);
+        assertThat(taken).isSameAs(w.block(0x8014, Isa.A32));
+        assertThat(fall).isSameAs(w.block(0x8008, Isa.A32));
+        assertThat(w.taken(taken)).isSameAs(b);
+        // once linked: no lookup, counted as a link hit, the same block
+        long hits = w.cacheHits();
+        long misses = w.cacheMisses();
+        long links = w.linkHits();
+        assertThat(w.taken(b)).isSameAs(taken);
+        assertThat(w.next(b)).isSameAs(fall);
+        assertThat(w.linkHits()).isEqualTo(links + 2);
+        assertThat(w.cacheHits()).isEqualTo(hits);
+        assertThat(w.cacheMisses()).isEqualTo(misses);
+        // an indirect branch: the block where it went, also when it goes elsewhere the next time
+        assertThat(w.indirect(fall, 0x800C, Isa.A32)).isSameAs(w.block(0x800C, Isa.A32));
+        assertThat(w.indirect(fall, 0x800C, Isa.A32)).isSameAs(w.block(0x800C, Isa.A32));
+        assertThat(w.indirect(fall, 0x8000, Isa.A32)).isSameAs(b);
+        assertThat(w.indirect(fall, 0x8001, Isa.T32).isa()).isEqualTo(Isa.T32);
+        // after the table is emptied the links lead to no block it let go of: the successor is walked again
+        w.clearCache();
+        Block again = w.taken(b);
+        assertThat(again).isNotSameAs(taken).isSameAs(w.block(0x8014, Isa.A32));
+        assertThat(again.start()).isEqualTo(0x8014);
+        assertThat(w.indirect(fall, 0x8000, Isa.A32)).isNotSameAs(b).isSameAs(w.block(0x8000, Isa.A32));
+    }
+
+    @Test
     void cacheIsBoundedAndClearedWhenFull() {
         int n = 1000;
         int[] code = new int[n];

@@ -100,6 +100,18 @@ public final class Etm4Flow implements Etm4ElementListener {
     private int stackTop;
     private int stackSize;
 
+    /**
+     * The block the last atom ended, whether it went to its target or (an indirect branch) elsewhere, and its
+     * walker: see {@link #blockAtAddress}.
+     */
+    private Block linkFrom;
+    private boolean linkTaken;
+    private boolean linkIndirect;
+    /** Where the link leads: the block's target or next address, and its state (not read from the block again). */
+    private long linkAddr;
+    private Isa linkIsa;
+    private CodeWalker linkWalker;
+
     private final RangeSizes sizes = new RangeSizes();
     private long instructions;
     private LongConsumer syncListener;
@@ -211,6 +223,11 @@ public final class Etm4Flow implements Etm4ElementListener {
 
     @Override
     public void element(Etm4Element e) {
+        if (e.kindIndex == ADDRESS && !excPending && e.offset < nextChange) {
+            // the commonest element after atoms, taken before the general dispatch (the same as its case below)
+            address(e);
+            return;
+        }
         if (excPending && e.kind() != Etm4Element.Kind.CONTEXT) {
             flushException(el);
         }
@@ -232,15 +249,7 @@ public final class Etm4Flow implements Etm4ElementListener {
             }
             case TRACE_ON -> sink.accept(new TraceOn(source,
                     e.afterOverflow ? TraceOn.Reason.OVERFLOW : TraceOn.Reason.TRACE_ENABLED, e.offset));
-            case ADDRESS -> {
-                addr = e.address;
-                lastIs = e.is;
-                isa = isaOf(e.is);
-                needAddr = false;
-                needAddrElem = false;
-                haveAddr = true;
-                tinfoWait = false;
-            }
+            case ADDRESS -> address(e);
             case CONTEXT -> context(e);
             case ATOM -> {
                 popIfPending(e.offset);
@@ -281,6 +290,41 @@ public final class Etm4Flow implements Etm4ElementListener {
                 // FUNCTION_RETURN, TIMESTAMP_MARKER, INSTRUMENTATION, transactions: no program flow of their own
             }
         }
+    }
+
+    /**
+     * The atoms of one packet at once: as many {@link #element} calls, without the per-element dispatch. Once
+     * an atom cannot be placed (no context or address yet, or code outside the image before it), neither can
+     * the rest of the packet's: nothing an atom does changes that, so they are skipped together.
+     */
+    @Override
+    public void atoms(Etm4Element e, int count, int bits) {
+        long offset = e.offset;
+        if (excPending) {
+            flushException(el);
+        }
+        if (offset >= nextChange) {
+            selectMemory(offset);
+        }
+        for (int a = 0; a < count; a++) {
+            popIfPending(offset);
+            if (needCtxt || needAddr) {
+                return;
+            }
+            atom((bits >>> a & 1) != 0, offset);
+        }
+    }
+
+    private static final byte ADDRESS = (byte) Etm4Element.Kind.ADDRESS.ordinal();
+
+    private void address(Etm4Element e) {
+        addr = e.address;
+        lastIs = e.is;
+        isa = isaOf(e.is);
+        needAddr = false;
+        needAddrElem = false;
+        haveAddr = true;
+        tinfoWait = false;
     }
 
     private Isa isaOf(int is) {
@@ -364,8 +408,8 @@ public final class Etm4Flow implements Etm4ElementListener {
         Isa startIsa = isa;
         sizes.clear();
         long walked = 0;
+        Block b = blockAtAddress();
         while (true) {
-            Block b = walker.block(addr, isa);
             switch (b.end()) {
                 case WAYPOINT -> {
                     sizes.append(b, 0, b.count());
@@ -405,7 +449,28 @@ public final class Etm4Flow implements Etm4ElementListener {
                 tooFar(start, offset);
                 return;
             }
+            b = walker.next(b); // the block at addr
         }
+    }
+
+    /**
+     * The block at the current address: through the walker's link from the block the previous atom ended, when
+     * the current address is where that one went (the common case), else from the cache's table.
+     */
+    private Block blockAtAddress() {
+        Block from = linkFrom;
+        if (from != null) {
+            linkFrom = null;
+            if (linkWalker == walker) {
+                if (linkIndirect) {
+                    return walker.indirect(from, addr, isa);
+                }
+                if (addr == linkAddr && isa == linkIsa) {
+                    return linkTaken ? walker.taken(from) : walker.next(from);
+                }
+            }
+        }
+        return walker.block(addr, isa);
     }
 
     private void tooFar(long start, long offset) {
@@ -419,6 +484,12 @@ public final class Etm4Flow implements Etm4ElementListener {
     private void follow(Block b, boolean executed, long offset) {
         long next = b.nextAddress();
         addr = next;
+        linkFrom = b;
+        linkTaken = false;
+        linkIndirect = false;
+        linkWalker = walker;
+        linkAddr = next;
+        linkIsa = isa;
         if (!executed) {
             return;
         }
@@ -429,8 +500,12 @@ public final class Etm4Flow implements Etm4ElementListener {
                 }
                 addr = b.target();
                 isa = b.targetIsa();
+                linkTaken = true;
+                linkAddr = addr;
+                linkIsa = isa;
             }
             case INDIRECT_BRANCH, EXCEPTION_RETURN -> {
+                linkIndirect = true;
                 if (b.link()) {
                     push(next, isa);
                 }
@@ -503,8 +578,8 @@ public final class Etm4Flow implements Etm4ElementListener {
         sizes.clear();
         WaypointKind lastKind = WaypointKind.NONE;
         CallKind lastCall = CallKind.NONE;
+        Block b = walker.block(addr, isa);
         while (true) {
-            Block b = walker.block(addr, isa);
             if (b.count() > 0 && Long.compareUnsigned(ret, b.start()) > 0
                     && Long.compareUnsigned(ret, b.nextAddress()) <= 0) {
                 int n = b.countBefore(ret);
@@ -537,6 +612,7 @@ public final class Etm4Flow implements Etm4ElementListener {
                 tooFar(start, offset);
                 return;
             }
+            b = walker.next(b); // the block at addr
         }
     }
 

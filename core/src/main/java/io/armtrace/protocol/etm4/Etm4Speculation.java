@@ -107,10 +107,24 @@ public final class Etm4Speculation implements Etm4PacketListener {
         return depth;
     }
 
+    // packet kinds as the reader stores them, for the two commonest kinds' way past the general dispatch
+    private static final int ATOM_FIRST = Etm4Packet.Kind.ATOM_F1.ordinal();
+    private static final int ATOM_LAST = Etm4Packet.Kind.ATOM_F6.ordinal();
+    private static final int ADDR_FIRST = Etm4Packet.Kind.ADDR_EXACT_MATCH.ordinal();
+    private static final int ADDR_LAST = Etm4Packet.Kind.ADDR_LONG_64_IS1.ordinal();
+
     @Override
     public void packet(Etm4Packet k) {
         if (state == State.SYNCED) {
-            decode(k);
+            // atoms and addresses are most packets: their cases of decode, without its switch
+            int kind = k.kindIndex;
+            if (kind >= ATOM_FIRST && kind <= ATOM_LAST) {
+                atomPacket(k);
+            } else if (kind >= ADDR_FIRST && kind <= ADDR_LAST) {
+                addressPacket(k);
+            } else {
+                decode(k);
+            }
             return;
         }
         switch (k.kind()) {
@@ -189,21 +203,8 @@ public final class Etm4Speculation implements Etm4PacketListener {
                 afterOverflow = false;
             }
             case ATOM_F1, ATOM_F2, ATOM_F3, ATOM_F4, ATOM_F5, ATOM_F6 -> {
-                if (size == 0 && unseen == 0 && toCommit == 0) {
-                    // nothing held: the atoms beyond the speculation depth commit at once, without the ring
-                    int now = (int) Math.max(0, k.atomCount - maxSpec);
-                    for (int a = 0; a < now; a++) {
-                        emitAtom(k.offset, (k.atomBits >> a & 1) != 0);
-                    }
-                    if (now < k.atomCount) {
-                        int i = add(Kind.ATOM, k.offset, true);
-                        depth += k.atomCount - now - 1;
-                        qD[i] = k.atomCount - now;
-                        qE[i] = k.atomBits >>> now;
-                    }
-                    return;
-                }
-                atoms(k);
+                atomPacket(k);
+                return;
             }
             case CONTEXT -> {
                 if (k.contextGiven) {
@@ -216,16 +217,8 @@ public final class Etm4Speculation implements Etm4PacketListener {
             }
             case ADDR_EXACT_MATCH, ADDR_SHORT_IS0, ADDR_SHORT_IS1, ADDR_LONG_32_IS0, ADDR_LONG_32_IS1,
                  ADDR_LONG_64_IS0, ADDR_LONG_64_IS1 -> {
-                if (size == 0 && waiting < 0) {
-                    // nothing held before it: given at once
-                    Etm4Element e = el;
-                    e.address = k.address;
-                    e.is = k.addressIs;
-                    setKind(e, Kind.ADDRESS, k.offset);
-                    out.element(e);
-                    return;
-                }
-                address(k);
+                addressPacket(k);
+                return;
             }
             case EXCEPTION -> {
                 // not counted until its address comes: it cannot be committed before that
@@ -325,6 +318,41 @@ public final class Etm4Speculation implements Etm4PacketListener {
             default -> {
             }
         }
+        drain();
+    }
+
+    /** An atom packet (formats 1 to 6). */
+    private void atomPacket(Etm4Packet k) {
+        if (size == 0 && unseen == 0 && toCommit == 0) {
+            // nothing held: the atoms beyond the speculation depth commit at once, without the ring
+            int now = (int) Math.max(0, k.atomCount - maxSpec);
+            if (now > 0) {
+                emitAtoms(k.offset, now, k.atomBits);
+            }
+            if (now < k.atomCount) {
+                int i = add(Kind.ATOM, k.offset, true);
+                depth += k.atomCount - now - 1;
+                qD[i] = k.atomCount - now;
+                qE[i] = k.atomBits >>> now;
+            }
+            return;
+        }
+        atoms(k);
+        drain();
+    }
+
+    /** An address packet without a context (exact match, short, long). */
+    private void addressPacket(Etm4Packet k) {
+        if (size == 0 && waiting < 0) {
+            // nothing held before it: given at once
+            Etm4Element e = el;
+            e.address = k.address;
+            e.is = k.addressIs;
+            setKind(e, Kind.ADDRESS, k.offset);
+            out.element(e);
+            return;
+        }
+        address(k);
         drain();
     }
 
@@ -458,8 +486,8 @@ public final class Etm4Speculation implements Etm4PacketListener {
                 if (KINDS[qKind[i]] == Kind.ATOM) {
                     int n = (int) Math.min(qD[i], toCommit);
                     int bits = qE[i];
-                    for (int a = 0; a < n; a++) {
-                        emitAtom(qOffset[i], (bits >> a & 1) != 0);
+                    if (n > 0) {
+                        emitAtoms(qOffset[i], n, bits);
                     }
                     qD[i] -= n;
                     qE[i] = bits >>> n;
@@ -700,11 +728,11 @@ public final class Etm4Speculation implements Etm4PacketListener {
         e.contextId = contextId;
     }
 
-    private void emitAtom(long offset, boolean executed) {
+    /** {@code n} committed atoms of one packet (bit i of {@code bits} the (i + 1)-th), handed over in one call. */
+    private void emitAtoms(long offset, int n, int bits) {
         Etm4Element e = el;
         setKind(e, Kind.ATOM, offset);
-        e.executed = executed;
-        out.element(e);
+        out.atoms(e, n, bits);
     }
 
     /** A reference store into an old object costs a GC write barrier: the kind is stored only on change. */
