@@ -36,7 +36,8 @@ import java.util.concurrent.TimeUnit;
  * {@link #PROBE_SYNCS} sync points, the previous decoder simply decodes that chunk too.
  *
  * <p>To know where to look for the seam without waiting for each other, every chunk k &gt; 0 is first
- * probed: a short decode from its split point records its states at its first sync points. Chunk
+ * probed (while chunk 0, which needs no probe, already decodes): a short decode from its split point records its
+ * states at its first sync points. Chunk
  * decoders then run in parallel, each encoding its elements ({@link ElementCodec}, about ten bytes a
  * range) into memory, or into a temporary file past {@link #SPILL_BYTES}; they are fed to the sink in
  * order and dropped. At most {@code threads + 1} chunks are in flight, so memory and disk stay bounded
@@ -158,7 +159,7 @@ public final class ChunkedDecode {
 
     /**
      * Where a formatted decode spent time on the calling thread, in nanoseconds: the scan for split points and
-     * the probes (before any chunk decodes), and joining (copying a chunk's kept bytes to the output when its
+     * the probes (before any chunk but chunk 0 decodes), and joining (copying a chunk's kept bytes to the output when its
      * turn comes). The rest is the chunks' decoders, in parallel. For benchmarks (bench/jobs).
      */
     public record Phases(long scanNanos, long probeNanos, long joinNanos) {
