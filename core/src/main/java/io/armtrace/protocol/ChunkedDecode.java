@@ -36,7 +36,7 @@ import java.util.concurrent.TimeUnit;
  * {@link #PROBE_SYNCS} sync points, the previous decoder simply decodes that chunk too.
  *
  * <p>To know where to look for the seam without waiting for each other, every chunk k &gt; 0 is first
- * probed (while chunk 0, which needs no probe, already decodes): a short decode from its split point records its
+ * probed (in a formatted decode while chunk 0, which needs no probe, already decodes): a short decode from its split point records its
  * states at its first sync points. Chunk
  * decoders then run in parallel, each encoding its elements ({@link ElementCodec}, about ten bytes a
  * range) into memory, or into a temporary file past {@link #SPILL_BYTES}; they are fed to the sink in
