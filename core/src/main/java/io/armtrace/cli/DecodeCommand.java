@@ -65,27 +65,25 @@ final class DecodeCommand implements Callable<Integer> {
     @Option(names = "--chunk-size", paramLabel = "BYTES", converter = ByteSize.class,
             description = "Cut one source larger than BYTES (K, M, G suffixes, e.g. 8M) at sync points and decode its "
                     + "pieces on the --jobs threads at once (ETMv3, PTM, ETMv4). Output is the same as in one piece. "
-                    + "Default: one piece (cutting has not yet been measured faster; see docs/performance.md).")
+                    + "Default: pieces of 4M for a source of 8M or more when there are 2 or more threads and "
+                    + "processors and the listing has no --last, --time, filter or progress bar (docs/performance.md).")
     Long chunkSize;
 
     /**
-     * The automatic split (docs/performance.md): sources from {@link #AUTO_MIN_SOURCE} on, in pieces of this
-     * size. Smaller pieces keep less of the listing in memory while it waits for its turn (a listing is 10 to 40
-     * times its trace), larger ones spend less on finding seams.
+     * The automatic split (docs/performance.md, "One source on several threads"): sources from {@link
+     * #AUTO_MIN_SOURCE} on, in pieces of this size. Smaller pieces keep less of the listing in memory while it
+     * waits for its turn (a listing is 10 to 40 times its trace), larger ones spend less on finding seams.
      */
     static final long AUTO_CHUNK_SIZE = 4L << 20;
+    /** Two pieces at least: below this a source decodes in about a second on one thread. */
     static final long AUTO_MIN_SOURCE = 8L << 20;
     /**
-     * ... on a machine with at least this many processors: on two, the pieces took 1.3 to 1.9 times the CPU time
-     * of one decode in the measurements so far (docs/performance.md), which leaves little or no gain.
+     * ... with at least this many threads and processors: the pieces together take 1.1 to 1.5 times the CPU time
+     * of one listing (measured on 50 MB of PTM and ETMv3 on 2 processors), so two processors already gain.
      */
-    static final int AUTO_MIN_PROCESSORS = 4;
-    /**
-     * Whether the rule applies at all: not yet. Measured on two processors, --jobs 2 with 4 MiB pieces took 2 to 3
-     * times the wall time of --jobs 1 (the pieces together cost about twice one decode's CPU time, cause not yet
-     * found), and no faster machine has been measured; so a source is cut only when --chunk-size asks.
-     */
-    static final boolean AUTO_SPLIT = false;
+    static final int AUTO_MIN_PROCESSORS = 2;
+    /** Whether the rule applies at all (it did not while the pieces took twice one listing's CPU time). */
+    static final boolean AUTO_SPLIT = true;
 
     @Override
     public Integer call() throws Exception {
@@ -324,7 +322,7 @@ final class DecodeCommand implements Callable<Integer> {
         long size = progress ? job.input().data().storedBytes() : -1;
         // a plain listing: each piece formats its own elements, and only bytes are joined
         boolean plain = last == null && timeline == null && thread == null && !filter.active();
-        long pieceSize = pieceSize(job, several, plain);
+        long pieceSize = pieceSize(job, several, plain, progress);
         boolean split = pieceSize > 0 && (size < 0 || size > pieceSize);
         if (split && plain && job.segments() == null) {
             io.armtrace.protocol.ChunkedDecode.Split done = io.armtrace.protocol.ChunkedDecode.decode(job.protocol(),
@@ -354,28 +352,29 @@ final class DecodeCommand implements Callable<Integer> {
 
     /**
      * The size of the pieces one source is cut into, or 0 to decode it in one piece: as {@code --chunk-size} says;
-     * without it, {@link #AUTO_CHUNK_SIZE} for a source at least that large when there are threads to share the
-     * work and each piece can format its own listing (a --last, --time or filter stage sees the whole stream).
+     * without it, as {@link #automaticPieceSize} says.
      */
-    private long pieceSize(InputOptions.Job job, boolean several, boolean plain) {
+    private long pieceSize(InputOptions.Job job, boolean several, boolean plain, boolean progress) {
         if (several || threads <= 1 || job.segments() != null) {
             return 0;
         }
         if (chunkSize != null) {
             return chunkSize;
         }
-        return automaticPieceSize(job.input().data().storedBytes(), plain, job.protocol().splits(),
-                Runtime.getRuntime().availableProcessors());
+        return automaticPieceSize(job.input().data().storedBytes(), plain && !progress, job.protocol().splits(),
+                threads, Runtime.getRuntime().availableProcessors());
     }
 
     /**
-     * The rule without --chunk-size (with more than one thread, one source): pieces of {@link #AUTO_CHUNK_SIZE}
-     * for a source of {@code storedBytes} at least {@link #AUTO_MIN_SOURCE} whose protocol splits, when the
-     * listing is plain and the machine has at least {@link #AUTO_MIN_PROCESSORS} processors.
+     * The rule without --chunk-size, for one source of {@code storedBytes}: pieces of {@link #AUTO_CHUNK_SIZE} when
+     * the source is at least {@link #AUTO_MIN_SOURCE}, its protocol splits, the listing is plain (each piece formats
+     * its own: no --last, --time or filter stage, which sees the whole stream, and no progress bar, which follows one
+     * decoder) and there are at least {@link #AUTO_MIN_PROCESSORS} threads ({@code --jobs}, by default the
+     * processors) and processors. {@code --jobs 1} decodes in one piece.
      */
-    static long automaticPieceSize(long storedBytes, boolean plain, boolean splits, int processors) {
-        return AUTO_SPLIT && plain && splits && storedBytes >= AUTO_MIN_SOURCE && processors >= AUTO_MIN_PROCESSORS
-                ? AUTO_CHUNK_SIZE : 0;
+    static long automaticPieceSize(long storedBytes, boolean plain, boolean splits, int threads, int processors) {
+        return AUTO_SPLIT && plain && splits && storedBytes >= AUTO_MIN_SOURCE && threads >= AUTO_MIN_PROCESSORS
+                && processors >= AUTO_MIN_PROCESSORS ? AUTO_CHUNK_SIZE : 0;
     }
 
     /** The writer {@code armtrace decode} makes for {@code job}, writing to {@code out}. */

@@ -36,7 +36,8 @@ import java.util.concurrent.TimeUnit;
  * {@link #PROBE_SYNCS} sync points, the previous decoder simply decodes that chunk too.
  *
  * <p>To know where to look for the seam without waiting for each other, every chunk k &gt; 0 is first
- * probed: a short decode from its split point records its states at its first sync points. Chunk
+ * probed (in a formatted decode while chunk 0, which needs no probe, already decodes): a short decode from its split point records its
+ * states at its first sync points. Chunk
  * decoders then run in parallel, each encoding its elements ({@link ElementCodec}, about ten bytes a
  * range) into memory, or into a temporary file past {@link #SPILL_BYTES}; they are fed to the sink in
  * order and dropped. At most {@code threads + 1} chunks are in flight, so memory and disk stay bounded
@@ -51,10 +52,15 @@ public final class ChunkedDecode {
     private final int threads;
     private final long[] starts;
     private final List<Map<Long, Object>> probes = new ArrayList<>();
+    /** Counted down when {@link #probes} is complete, or when probing failed ({@link #probesFailed}). */
+    private final java.util.concurrent.CountDownLatch probed = new java.util.concurrent.CountDownLatch(1);
+    private volatile boolean probesFailed;
     /** Null when the pieces hand elements to one sink; else how each piece formats its own. */
     private final PieceFormat format;
     private final long spillBytes;
     private final Path tempDir;
+    /** The formatted pieces' blocks, taken again by later pieces once a piece's bytes are written out. */
+    private final SpareBlocks spareBlocks = new SpareBlocks();
     private volatile boolean cancelled;
 
     private ChunkedDecode(TraceProtocol protocol, DecodeInput input, int threads, long[] starts) {
@@ -153,7 +159,7 @@ public final class ChunkedDecode {
 
     /**
      * Where a formatted decode spent time on the calling thread, in nanoseconds: the scan for split points and
-     * the probes (before any chunk decodes), and joining (copying a chunk's kept bytes to the output when its
+     * the probes (before any chunk but chunk 0 decodes), and joining (copying a chunk's kept bytes to the output when its
      * turn comes). The rest is the chunks' decoders, in parallel. For benchmarks (bench/jobs).
      */
     public record Phases(long scanNanos, long probeNanos, long joinNanos) {
@@ -204,14 +210,21 @@ public final class ChunkedDecode {
         /** The first failed write to the file: every later use of the spool fails with it. */
         private TemporaryFileFailure failure;
 
+        /** Null: blocks are the garbage collector's once the spool is deleted. */
+        private final SpareBlocks spare;
+
         Spool() {
-            this(SPILL_BYTES, null);
+            this(SPILL_BYTES, null, null);
         }
 
-        /** Spills past {@code spillBytes} into a file in {@code directory} (null: {@code java.io.tmpdir}). */
-        Spool(long spillBytes, Path directory) {
+        /**
+         * Spills past {@code spillBytes} into a file in {@code directory} (null: {@code java.io.tmpdir}); takes its
+         * blocks from {@code spare} and gives them back there when spilled or deleted (null: allocates them).
+         */
+        Spool(long spillBytes, Path directory, SpareBlocks spare) {
             this.spillBytes = spillBytes;
             this.directory = directory;
+            this.spare = spare;
         }
 
         /** Bytes written so far. */
@@ -245,7 +258,9 @@ public final class ChunkedDecode {
                 if (blocks.isEmpty() || used == blocks.get(blocks.size() - 1).length) {
                     // blocks of a megabyte past the first: the garbage collector allocates arrays that large
                     // outside the young generation and never copies them while they live
-                    blocks.add(new byte[blocks.isEmpty() || spillBytes < (8L << 20) ? 1 << 16 : 1 << 20]);
+                    int blockSize = blocks.isEmpty() || spillBytes < (8L << 20) ? 1 << 16 : 1 << 20;
+                    byte[] fresh = spare == null ? null : spare.take(blockSize);
+                    blocks.add(fresh != null ? fresh : new byte[blockSize]);
                     used = 0;
                 }
                 byte[] block = blocks.get(blocks.size() - 1);
@@ -269,6 +284,14 @@ public final class ChunkedDecode {
                 }
             } catch (IOException e) {
                 throw failure = new TemporaryFileFailure(e);
+            }
+            release();
+        }
+
+        /** Drops the blocks, into the spare ones if there are. */
+        private void release() {
+            if (spare != null) {
+                spare.give(blocks);
             }
             blocks.clear();
         }
@@ -300,7 +323,7 @@ public final class ChunkedDecode {
         }
 
         void delete() throws IOException {
-            blocks.clear();
+            release();
             if (fileOut != null) {
                 try {
                     fileOut.close();
@@ -342,6 +365,30 @@ public final class ChunkedDecode {
                     out.write(buf, 0, n);
                     left -= n;
                 }
+            }
+        }
+    }
+
+    /**
+     * Blocks of bytes that pieces of a formatted decode wrote and that were written out since, for the pieces after
+     * them. A piece's bytes kept in memory are a large share of the heap; allocated afresh for every piece, each
+     * block was zeroed, then copied by the young-generation collector while its piece waited, and the heap grew
+     * (with the serial collector, 0.3 to 1 s of collection on a 50 MB PTM text listing against 0.05 s in one
+     * piece). Taken again, the blocks settle in the old generation once. They are at most what the pieces in flight
+     * held at one time, so bounded as those are.
+     */
+    static final class SpareBlocks {
+        private final Map<Integer, java.util.ArrayDeque<byte[]>> free = new HashMap<>();
+
+        /** A spare block of {@code size} bytes, or null if there is none. */
+        synchronized byte[] take(int size) {
+            java.util.ArrayDeque<byte[]> sized = free.get(size);
+            return sized == null ? null : sized.pollFirst();
+        }
+
+        synchronized void give(List<byte[]> blocks) {
+            for (byte[] b : blocks) {
+                free.computeIfAbsent(b.length, n -> new java.util.ArrayDeque<>()).addFirst(b);
             }
         }
     }
@@ -444,34 +491,44 @@ public final class ChunkedDecode {
 
     /** The states of each chunk's decoder at its first sync points, decoding from its split point. */
     private void probe(ExecutorService pool) throws IOException {
-        List<Future<Map<Long, Object>>> done = new ArrayList<>();
-        for (int k = 0; k < starts.length; k++) {
-            if (k == 0) {
-                done.add(null);
-                continue;
+        boolean done = false;
+        try {
+            List<Future<Map<Long, Object>>> runs = new ArrayList<>();
+            for (int k = 0; k < starts.length; k++) {
+                if (k == 0) {
+                    runs.add(null);
+                    continue;
+                }
+                int chunk = k;
+                runs.add(pool.submit(() -> {
+                    // with a format, the formatter's state is part of the seam: it runs here too, its bytes dropped
+                    PieceRun run = new PieceRun(chunk, format == null ? null : new Piece(true), true);
+                    run.decode();
+                    return run.states;
+                }));
             }
-            long begin = starts[k];
-            long end = k + 1 < starts.length ? starts[k + 1] : Long.MAX_VALUE;
-            done.add(pool.submit(() -> {
-                Map<Long, Object> states = new LinkedHashMap<>();
-                // with a format, the formatter's state is part of the seam: it runs here too, writing nowhere
-                PieceFormat.Formatter f = format == null ? null : format.open(java.io.OutputStream.nullOutputStream());
-                protocol.decodeFrom(forThisThread(), begin, e -> {
-                    checkCancelled();
-                    if (f != null) {
-                        f.accept(e);
-                    }
-                }, (offset, state) -> {
-                    states.put(offset, f == null ? state : new SeamState(state, f.state()));
-                    // a formatted chunk's probe formats too: fewer sync points (seams come at the first in practice)
-                    return states.size() < (f == null ? PROBE_SYNCS : PROBE_SYNCS / 4) && offset < end;
-                });
-                return states;
-            }));
+            for (Future<Map<Long, Object>> f : runs) {
+                probes.add(f == null ? Map.of() : await(f));
+            }
+            done = true;
+        } finally {
+            probesFailed = !done;
+            probed.countDown();
         }
-        for (Future<Map<Long, Object>> f : done) {
-            probes.add(f == null ? Map.of() : await(f));
+    }
+
+    /** The probes' states, once all are known (chunk 0 starts before they are). */
+    private List<Map<Long, Object>> probes() {
+        try {
+            probed.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new CancellationException();
         }
+        if (probesFailed) {
+            throw new CancellationException(); // the calling thread reports why
+        }
+        return probes;
     }
 
     private void checkCancelled() {
@@ -539,12 +596,20 @@ public final class ChunkedDecode {
      * first sync points, how many bytes and listed elements it had written, for the seam with the chunk before.
      */
     private final class Piece extends java.io.OutputStream {
-        private final Spool spool = new Spool(spillBytes, tempDir);
+        private final Spool spool = new Spool(spillBytes, tempDir, spareBlocks);
         private java.io.OutputStream direct;
         private long position;
         private final Map<Long, long[]> marks = new HashMap<>();
         private boolean finished;
         private boolean deleted;
+
+        Piece() {
+        }
+
+        /** With {@code dropped}, a piece that drops what is written to it (a probe's formatter writes there). */
+        Piece(boolean dropped) {
+            deleted = dropped;
+        }
 
         @Override
         public void write(int b) {
@@ -617,14 +682,17 @@ public final class ChunkedDecode {
         List<Future<Chunk>> chunks = new ArrayList<>(java.util.Collections.nCopies(n, null));
         int seams = 0;
         long listed = 0;
-        long probed = System.nanoTime();
+        long probing = System.nanoTime();
         long join = 0;
         try {
+            // chunk 0 needs no probe until it reaches its end: it starts first, so that the compiler sees the
+            // decode and the listing of a long stretch of trace, not only the probes' short ones (compiled from
+            // those alone, the decoder's largest methods were compiled again and again as chunks met the rest)
+            int submitted = submitPiece(pool, 0, pieces, chunks, out);
             probe(pool);
-            probed = System.nanoTime() - probed;
+            probing = System.nanoTime() - probing;
             // at most threads + 2 chunks in flight: the one being written out and threads + 1 ahead of it
             int window = threads + 1;
-            int submitted = 0;
             int cur = 0;
             long fromListed = 0;
             while (true) {
@@ -634,7 +702,7 @@ public final class ChunkedDecode {
                 Chunk c = await(chunks.get(cur));
                 listed += c.count() - fromListed;
                 if (c.next() < 0) {
-                    return new Split(n, seams, listed, new Phases(scan, probed, join));
+                    return new Split(n, seams, listed, new Phases(scan, probing, join));
                 }
                 int next = c.next();
                 while (submitted <= next) {
@@ -696,49 +764,106 @@ public final class ChunkedDecode {
 
     /** Decodes and formats chunk {@code k} into {@code piece}; the chunk's count is of listed elements. */
     private Chunk formatChunk(int k, Piece piece) throws IOException {
-        long end = k + 1 < starts.length ? starts[k + 1] : Long.MAX_VALUE;
-        Map<Long, Object> own = probes.get(k);
-        long[] listed = {0};
-        int[] next = {-1};
-        long[] seam = {-1};
-        PieceFormat.Formatter f = format.open(piece);
-        ElementSink sink = e -> {
-            if (next[0] >= 0) {
-                return; // past the seam: the next chunk's decoder has these
+        PieceRun run = new PieceRun(k, piece, false);
+        run.decode();
+        return new Chunk(null, run.listed, Map.of(), run.next, run.seam);
+    }
+
+    /**
+     * One decoder's run from chunk {@code k}'s split point: a probe (recording its states at its first sync
+     * points) or, with a format, the chunk's formatted decode. Both are this one class, for the JIT's sake: the
+     * decoder's calls to its sink and its observer are compiled while the probes run, and a chunk's decode that
+     * brought a second sink class to those calls made the compiler throw away and compile again the decoder's
+     * largest methods (whole seconds of CPU time on a 50 MB trace, more than the pieces saved).
+     */
+    private final class PieceRun implements ElementSink, SyncObserver {
+        private final int k;
+        private final long end;
+        /** Null for a probe of an unformatted decode. */
+        private final PieceFormat.Formatter formatter;
+        /** Where the formatter writes: for a probe a piece that drops its bytes. */
+        private final Piece piece;
+        private final boolean probing;
+        /** A probe's states at the sync points it passed, in order. */
+        final Map<Long, Object> states;
+        /** A chunk's own probed states: where the chunk before may hand over to it. */
+        private final Map<Long, Object> own;
+        private final int probeSyncs;
+        long listed;
+        /** Past the seam, or past a probe's last sync point: the elements the decoder still gives are dropped. */
+        private boolean stopped;
+        int next = -1;
+        long seam = -1;
+
+        /**
+         * A probe of chunk {@code k} ({@code probing}; formatted into {@code piece}, one that drops its bytes, when
+         * the decode is formatted), or chunk {@code k}'s formatted decode into {@code piece}.
+         */
+        PieceRun(int k, Piece piece, boolean probing) {
+            this.k = k;
+            this.end = k + 1 < starts.length ? starts[k + 1] : Long.MAX_VALUE;
+            this.piece = piece;
+            this.formatter = piece == null ? null : format.open(piece);
+            this.probing = probing;
+            this.states = probing ? new LinkedHashMap<>() : null;
+            this.own = probing ? null : k == 0 ? Map.of() : probes().get(k);
+            // a formatted probe formats too: fewer sync points (seams come at the first in practice)
+            this.probeSyncs = formatter == null ? PROBE_SYNCS : PROBE_SYNCS / 4;
+        }
+
+        void decode() throws IOException {
+            try {
+                protocol.decodeFrom(forThisThread(), starts[k], this, this);
+                if (!probing && next < 0) {
+                    formatter.end();
+                }
+            } catch (UncheckedIOException e) {
+                throw e.getCause();
+            }
+        }
+
+        @Override
+        public void accept(TraceElement e) {
+            if (stopped) {
+                return; // past the seam (the next chunk's decoder has these) or the probe's last sync point
             }
             checkCancelled();
             if (!(e instanceof io.armtrace.trace.Gap)) {
-                listed[0]++;
+                listed++;
             }
-            f.accept(e);
-        };
-        try {
-            protocol.decodeFrom(forThisThread(), starts[k], sink, (offset, state) -> {
-                Object probed = own.get(offset);
-                if (probed != null && java.util.Objects.equals(((SeamState) probed).formatter(), f.state())) {
-                    // a sync point where the chunk before may hand over: its bytes so far are final
-                    f.flush();
-                    piece.mark(offset, listed[0]);
-                }
-                if (offset >= end) {
-                    int j = chunkOf(offset);
-                    Object there = probes.get(j).get(offset);
-                    if (j > k && there != null && there.equals(new SeamState(state, f.state()))) {
-                        f.flush();
-                        next[0] = j;
-                        seam[0] = offset;
-                        return false;
-                    }
-                }
-                return true;
-            });
-            if (next[0] < 0) {
-                f.end();
+            if (formatter != null) {
+                formatter.accept(e);
             }
-        } catch (UncheckedIOException e) {
-            throw e.getCause();
         }
-        return new Chunk(null, listed[0], Map.of(), next[0], seam[0]);
+
+        @Override
+        public boolean synced(long offset, Object state) {
+            if (probing) {
+                states.put(offset, formatter == null ? state : new SeamState(state, formatter.state()));
+                // the decoder stops at the end of what it was fed: a probe drops what comes after too, as a chunk
+                // does past its seam, so that the test above goes both ways while the probes run
+                stopped = states.size() >= probeSyncs || offset >= end;
+                return !stopped;
+            }
+            Object probed = own.get(offset);
+            if (probed != null && java.util.Objects.equals(((SeamState) probed).formatter(), formatter.state())) {
+                // a sync point where the chunk before may hand over: its bytes so far are final
+                formatter.flush();
+                piece.mark(offset, listed);
+            }
+            if (offset >= end) {
+                int j = chunkOf(offset);
+                Object there = probes().get(j).get(offset);
+                if (j > k && there != null && there.equals(new SeamState(state, formatter.state()))) {
+                    formatter.flush();
+                    next = j;
+                    seam = offset;
+                    stopped = true;
+                    return false;
+                }
+            }
+            return true;
+        }
     }
 
     /** Feeds elements {@code from} (inclusive) to {@code to} (exclusive) of a chunk file to the sink. */

@@ -27,7 +27,10 @@ public final class ListingPieces implements PieceFormat {
 
     @Override
     public Formatter open(OutputStream bytes) {
-        PrintWriter w = new PrintWriter(new EncodingWriter(bytes, charset, 1 << 16), false);
+        // the EncodingWriter's own PrintWriter: the listing writers put ASCII lines straight into its byte buffer
+        // (ListingOutput); through a plain PrintWriter each line became a String and was encoded again, which made
+        // the pieces together take 1.5 to 1.9 times the CPU time of one listing
+        PrintWriter w = new EncodingWriter(bytes, charset, 1 << 16).printWriter(false);
         ElementSink sink = writer.apply(w);
         return new Formatter() {
             private Object held;
