@@ -752,52 +752,58 @@ public final class TextWriter implements ElementSink, ElementVisitor {
             return;
         }
         // the rest of the line depends on the range alone: loops list the same ranges again and again
-        int slot = rangeSlot(r) & ~1; // the set's first way
-        RangeLine[] lines = rangeLines;
-        RangeLine cached = lines[slot];
-        if (cached == null || !cached.lists(r)) {
-            // the set's other way, or a new line: either way the set's most recent comes first
-            RangeLine other = lines[slot ^ 1];
-            if (other != null && other.lists(r)) {
-                lines[slot ^ 1] = cached;
-                lines[slot] = other;
-                cached = other;
-            } else {
-                cached = rangeLine(r, slot);
+        RangeBytes kept = rangeLines;
+        long start = r.start();
+        long end = r.end();
+        long shape = RangeBytes.shape(r);
+        int e = kept.find(start, end, shape, 0);
+        if (e < 0) {
+            e = rangeLine(r, shape);
+            if (e < 0) {
+                return;
             }
         }
-        byte[] text = cached.bytes;
-        if (text != null) {
-            ListingOutput o = out;
-            int p = o.room(COLUMNS_MAX + text.length);
-            byte[] b = o.buf();
-            p = columns(b, p, r.source());
-            System.arraycopy(text, 0, b, p, text.length);
-            o.done(p + text.length);
-        } else {
-            // a symbol name that is not ASCII: the output's writer encodes it
-            start(r).append(cached.text);
-            out.text(line);
-        }
+        ListingOutput o = out;
+        int p = o.room(COLUMNS_MAX + RangeBytes.MAX_BYTES);
+        byte[] b = o.buf();
+        p = columns(b, p, r.source());
+        o.done(kept.copy(e, b, p));
     }
 
-    /** Makes and caches the text of a range line after its columns. */
-    private RangeLine rangeLine(InstructionRange r, int slot) {
+    /**
+     * Makes the text of a range line after its columns and keeps it; returns its entry, or -1 when it is not kept
+     * (a symbol name that is not ASCII, or a very long one): then the line has been written.
+     */
+    private int rangeLine(InstructionRange r, long shape) {
         int at = line.length();
         rangeText(r);
         appendWhere(r.start());
         line.append(NEWLINE);
-        String text = line.substring(at);
-        boolean ascii = text.length() <= ListingOutput.MAX_LINE - COLUMNS_MAX && ascii(text);
-        RangeLine cached = new RangeLine(r.start(), r.end(), r.count(), r.isa(), r.lastKind(), r.lastExecuted(), text,
-                ascii ? ListingOutput.ascii(text) : null);
-        if (text.length() <= MAX_CACHED_LINE) {
-            rangeLines[slot ^ 1] = rangeLines[slot];
-            rangeLines[slot] = cached; // a long symbol name (C++) is listed without being kept
+        int n = line.length() - at;
+        if (n <= MAX_CACHED_LINE) {
+            byte[] b = rangeLineBytes;
+            int i = 0;
+            for (; i < n; i++) {
+                char c = line.charAt(at + i);
+                if (c >= 0x80) {
+                    break;
+                }
+                b[i] = (byte) c;
+            }
+            if (i == n) {
+                line.setLength(at);
+                return rangeLines.put(r.start(), r.end(), shape, 0, b, 0, n);
+            }
         }
-        line.setLength(at);
-        return cached;
+        // listed without being kept: the output's writer encodes it
+        String text = line.substring(at);
+        start(r).append(text);
+        out.text(line);
+        return -1;
     }
+
+    /** Where a range line's bytes are made before they are kept. */
+    private final byte[] rangeLineBytes = new byte[MAX_CACHED_LINE];
 
     /** {@code range 0xSTART-0xEND COUNT insn ISA} and how the range ends. */
     private void rangeText(InstructionRange r) {
@@ -817,42 +823,15 @@ public final class TextWriter implements ElementSink, ElementVisitor {
         }
     }
 
-    private static boolean ascii(String s) {
-        for (int i = 0; i < s.length(); i++) {
-            if (s.charAt(i) >= 0x80) {
-                return false;
-            }
-        }
-        return true;
-    }
 
     /**
-     * The text of a range line after its columns, newline included, for the range it lists; {@code bytes}: the
-     * same as bytes when it is ASCII, else null.
+     * Range lines by range (the text after the columns, newline included), ASCII only: bounded memory whatever
+     * the trace and its symbols (a few MB). The TC2 kernel traces need tens of thousands of entries before the
+     * misses stop mattering; with one way, ranges that shared a slot took turns (1.8% of PTM TC2's ranges
+     * missed, 0.2% with two; ETMv3 TC2 1.6% and 0.01%).
      */
-    private record RangeLine(long start, long end, int count, io.armtrace.trace.Isa isa, WaypointKind kind,
-                             boolean executed, String text, byte[] bytes) {
-        boolean lists(InstructionRange r) {
-            return start == r.start() && end == r.end() && count == r.count() && isa == r.isa()
-                    && kind == r.lastKind() && executed == r.lastExecuted();
-        }
-    }
-
-    /**
-     * Range lines by range, in sets of two (slots 2k and 2k + 1, the most recent first): bounded memory whatever
-     * the trace and its symbols (a few MB at most). The TC2 kernel traces need tens of thousands of entries
-     * before the misses stop mattering; with one way, ranges that share a slot took turns (1.8% of PTM TC2's
-     * ranges missed, 0.2% with two; ETMv3 TC2 1.6% and 0.01%).
-     */
-    private final RangeLine[] rangeLines = new RangeLine[1 << RANGE_BITS];
-    private static final int RANGE_BITS = 15;
+    private final RangeBytes rangeLines = new RangeBytes(96);
     private static final int MAX_CACHED_LINE = 200;
-
-    private static int rangeSlot(InstructionRange r) {
-        // a range that ends in a conditional instruction is listed both ways: its two lines take two slots
-        long key = r.start() ^ (r.end() << 11) ^ ((long) r.lastKind().ordinal() << 40) ^ (r.lastExecuted() ? 0 : 1L << 47);
-        return (int) ((key * 0x9E3779B97F4A7C15L) >>> (64 - RANGE_BITS));
-    }
 
     private String opcode(long address, int size, io.armtrace.trace.Isa isa) {
         if (size == 4) {
