@@ -16,7 +16,7 @@ import io.armtrace.trace.InstructionRange;
 final class RangeBytes {
     /** The most bytes an entry keeps. */
     static final int MAX_BYTES = 256;
-    private static final int BITS = 15;
+    private static final int BITS = 16;
     static final int ENTRIES = 1 << BITS;
     /** Bytes kept in place per entry. */
     private final int inPlaceBytes;
