@@ -19,6 +19,7 @@ import io.armtrace.trace.ExceptionTrace;
 import io.armtrace.trace.Gap;
 import io.armtrace.trace.InstructionCount;
 import io.armtrace.trace.InstructionRange;
+import io.armtrace.trace.Isa;
 import io.armtrace.trace.LocalTimestamp;
 import io.armtrace.trace.NoImage;
 import io.armtrace.trace.PcSample;
@@ -751,7 +752,12 @@ public final class TextWriter implements ElementSink, ElementVisitor {
             emit();
             return;
         }
-        // the rest of the line depends on the range alone: loops list the same ranges again and again
+        if (!symbolsAvailable) {
+            rangeDirect(r);
+            return;
+        }
+        // the rest of the line depends on the range alone (and a symbol lookup): loops list the same ranges
+        // again and again
         RangeBytes kept = rangeLines;
         long start = r.start();
         long end = r.end();
@@ -768,6 +774,50 @@ public final class TextWriter implements ElementSink, ElementVisitor {
         byte[] b = o.buf();
         p = columns(b, p, r.source());
         o.done(kept.copy(e, b, p));
+    }
+
+    /**
+     * A range line without symbols, made in place: fewer instructions than looking its bytes up in a table of
+     * some MB, whose reads miss the caches on a large program (the SQLite inputs list about 29 K distinct ranges).
+     */
+    private void rangeDirect(InstructionRange r) {
+        ListingOutput o = out;
+        int p = o.room(COLUMNS_MAX + RANGE_LINE_MAX);
+        byte[] b = o.buf();
+        p = columns(b, p, r.source());
+        p = ListingOutput.ascii8(b, p, RANGE_0X, 8);
+        p = ListingOutput.hex8(b, p, r.start());
+        p = ListingOutput.ascii8(b, p, DASH_0X, 3);
+        p = ListingOutput.hex8(b, p, r.end());
+        int count = r.count();
+        int digits = count < 0 ? digits(count) : ListingOutput.decimalDigits(count);
+        p = ListingOutput.ascii8(b, p, SPACES, digits < 5 ? 6 - digits : 1); // the count right-aligned in 5 places
+        p = ListingOutput.decimal(b, p, count);
+        byte[] tail = RANGE_TAILS[(r.isa().ordinal() * KINDS + r.lastKind().ordinal()) * 2 + (r.lastExecuted() ? 0 : 1)];
+        System.arraycopy(tail, 0, b, p, tail.length);
+        o.done(p + tail.length);
+    }
+
+    private static final long RANGE_0X = ListingOutput.asciiLong("range 0x");
+    private static final long DASH_0X = ListingOutput.asciiLong("-0x");
+    private static final long SPACES = ListingOutput.asciiLong("        ");
+    private static final int KINDS = WaypointKind.values().length;
+    /** The most bytes of a range line after its columns, and the 8 that {@link ListingOutput#hex8} may write past. */
+    private static final int RANGE_LINE_MAX = 8 + 16 + 3 + 16 + 1 + 11 + 80 + 8;
+
+    /** What follows a range line's count, by ISA, last waypoint kind and whether the last instruction ran. */
+    private static final byte[][] RANGE_TAILS = new byte[Isa.values().length * KINDS * 2][];
+
+    static {
+        for (Isa isa : Isa.values()) {
+            for (WaypointKind k : WaypointKind.values()) {
+                for (int failed = 0; failed < 2; failed++) {
+                    String t = " insn " + isa + (k != WaypointKind.NONE ? ", ends with " + kind(k) : "")
+                            + (failed == 1 ? ", last condition failed" : "") + NEWLINE;
+                    RANGE_TAILS[(isa.ordinal() * KINDS + k.ordinal()) * 2 + failed] = ListingOutput.ascii(t);
+                }
+            }
+        }
     }
 
     /**
