@@ -382,15 +382,24 @@ public final class TextWriter implements ElementSink, ElementVisitor {
     /** {@code cycles N}, in bytes. */
     private void cycles(CycleCount c) {
         ListingOutput o = out;
-        int p = o.room(COLUMNS_MAX + CYCLES.length + 20 + NEWLINE_BYTES.length);
+        int p = o.room(COLUMNS_MAX + 8 + 20 + NEWLINE_BYTES.length);
         byte[] b = o.buf();
         p = columns(b, p, c.source());
-        p = ListingOutput.ascii(b, p, CYCLES);
+        p = ListingOutput.ascii8(b, p, CYCLES, 7);
         p = ListingOutput.decimal(b, p, c.cycles());
-        o.done(ListingOutput.ascii(b, p, NEWLINE_BYTES));
+        o.done(newline(b, p));
     }
 
-    private static final byte[] CYCLES = ListingOutput.ascii("cycles ");
+    private static final long CYCLES = ListingOutput.asciiLong("cycles ");
+
+    /** The line separator at {@code p}; returns the position after it. */
+    private static int newline(byte[] b, int p) {
+        if (NEWLINE_BYTES.length == 1) {
+            b[p] = NEWLINE_BYTES[0];
+            return p + 1;
+        }
+        return ListingOutput.ascii(b, p, NEWLINE_BYTES);
+    }
 
     private void flushPendingReturn() {
         if (tailChainPending) {
