@@ -380,14 +380,6 @@ public final class JsonlWriter implements ElementSink, ElementVisitor {
         return p;
     }
 
-    /** {@code "0x..."}, the quoted address in at least one hex digit (as {@link #hex(long)}). */
-    private static int quotedHex(byte[] b, int p, long v) {
-        b[p] = '"';
-        p = ListingOutput.hex0x(b, p + 1, v, 1);
-        b[p] = '"';
-        return p + 1;
-    }
-
     /** A {@code "range"} object without annotations or a recording's thread fields. */
     private void rangeBytes(InstructionRange r) throws IOException {
         toBytes();
@@ -418,7 +410,10 @@ public final class JsonlWriter implements ElementSink, ElementVisitor {
         o.done(ListingOutput.ascii(b, p, B_END_LINE));
     }
 
-    /** As {@link #quotedHex}, the digits made at once where the address fits in 32 bits (writes up to 8 bytes past). */
+    /**
+     * {@code "0x..."}, the quoted address in at least one hex digit (as {@link #hex(long)}), the digits made at
+     * once where it fits in 32 bits (writes up to 8 bytes past what it returns).
+     */
     private static int quotedHexShortest(byte[] b, int p, long v) {
         b[p] = '"';
         b[p + 1] = '0';
@@ -444,7 +439,7 @@ public final class JsonlWriter implements ElementSink, ElementVisitor {
                 p = src(b, p, r.source());
             }
             p = ListingOutput.ascii(b, p, B_ADDR);
-            p = quotedHex(b, p, a);
+            p = quotedHexShortest(b, p, a);
             p = ListingOutput.ascii(b, p, isa);
             p = ListingOutput.decimal(b, p, size);
             p = ListingOutput.ascii(b, p, i < count - 1 || r.lastExecuted() ? B_EXECUTED_TRUE : B_EXECUTED_FALSE);

@@ -3,9 +3,9 @@ package io.armtrace.view;
 import io.armtrace.trace.InstructionRange;
 
 /**
- * Bytes a listing writer keeps per instruction range (the text of a range line after its columns, a range
- * object's fields), so that a range listed again costs a lookup and a copy: loops list the same ranges again
- * and again. Bounded: {@value #ENTRIES} entries in sets of two ways, the least recently used of a set
+ * Bytes a listing writer keeps per instruction range (the text of a range line after its columns where it names
+ * a symbol), so that a range listed again costs a lookup and a copy rather than a symbol lookup and formatting:
+ * loops list the same ranges again and again. Bounded: {@value #ENTRIES} entries in sets of two ways, the least recently used of a set
  * replaced, whatever the trace.
  *
  * <p>Laid out for the lookup, which runs once per range: an entry's key is four longs side by side in one

@@ -69,6 +69,7 @@ public final class TextWriter implements ElementSink, ElementVisitor {
         this.image = image;
         this.symbols = new Symbolizer(image.symbols());
         this.symbolsAvailable = symbols.available();
+        this.rangeLines = symbolsAvailable ? new RangeBytes(96) : null; // without symbols lines are made in place
         this.perInstruction = perInstruction;
         this.withSource = withSource;
     }
@@ -889,7 +890,7 @@ public final class TextWriter implements ElementSink, ElementVisitor {
      * misses stop mattering; with one way, ranges that shared a slot took turns (1.8% of PTM TC2's ranges
      * missed, 0.2% with two; ETMv3 TC2 1.6% and 0.01%).
      */
-    private final RangeBytes rangeLines = new RangeBytes(96);
+    private final RangeBytes rangeLines;
     private static final int MAX_CACHED_LINE = 200;
 
     private String opcode(long address, int size, io.armtrace.trace.Isa isa) {
