@@ -391,9 +391,27 @@ public final class JsonlWriter implements ElementSink, ElementVisitor {
             p = ListingOutput.ascii(b, p, B_SRC);
             p = ListingOutput.decimal(b, p, r.source()); // a number even when there is no trace ID (-1)
         }
-        // made in place: fewer instructions than looking the fields up in a table of some MB, whose reads miss
-        // the caches on a large program
-        p = ListingOutput.ascii(b, p, B_START);
+        // from "start" to "last_executed" the object depends on the range alone: kept per range (measured
+        // cheaper than making these fields in place, whose constant parts are copied piece by piece)
+        RangeBytes kept = rangeFields;
+        long start = r.start();
+        long end = r.end();
+        long shape = RangeBytes.shape(r);
+        long last = r.lastAddress();
+        int e = kept.find(start, end, shape, last);
+        if (e < 0) {
+            e = kept.put(start, end, shape, last, fieldBytes, 0, rangeFields(fieldBytes, r));
+        }
+        p = kept.copy(e, b, p);
+        if (timeline != null) {
+            p = time(b, p);
+        }
+        o.done(ListingOutput.ascii(b, p, B_END_LINE));
+    }
+
+    /** Writes the fields of a range object from {@code "start"} to {@code "last_executed"} into {@code b}; returns their length. */
+    private static int rangeFields(byte[] b, InstructionRange r) {
+        int p = ListingOutput.ascii(b, 0, B_START);
         p = quotedHexShortest(b, p, r.start());
         p = ListingOutput.ascii(b, p, B_END);
         p = quotedHexShortest(b, p, r.end());
@@ -403,12 +421,17 @@ public final class JsonlWriter implements ElementSink, ElementVisitor {
         p = ListingOutput.ascii(b, p, B_LAST);
         p = quotedHexShortest(b, p, r.lastAddress());
         p = ListingOutput.ascii(b, p, B_LAST_KIND[r.lastKind().ordinal()]);
-        p = ListingOutput.ascii(b, p, r.lastExecuted() ? B_TRUE : B_FALSE);
-        if (timeline != null) {
-            p = time(b, p);
-        }
-        o.done(ListingOutput.ascii(b, p, B_END_LINE));
+        return ListingOutput.ascii(b, p, r.lastExecuted() ? B_TRUE : B_FALSE);
     }
+
+    /** Where a range object's fields are made before they are kept (and the 8 bytes a hex store may write past). */
+    private final byte[] fieldBytes = new byte[RangeBytes.MAX_BYTES + 8];
+
+    /**
+     * Range objects' fields by range (the last instruction's address part of the key), in sets of two ways as
+     * the text listing's range lines: bounded memory.
+     */
+    private final RangeBytes rangeFields = new RangeBytes(128);
 
     /**
      * {@code "0x..."}, the quoted address in at least one hex digit (as {@link #hex(long)}), the digits made at
