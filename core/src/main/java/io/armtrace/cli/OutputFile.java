@@ -608,9 +608,8 @@ final class OutputFile implements Closeable {
      * where the process's descriptor 1 can be looked at ({@code /proc/self/fd/1}), to tell a pipe whose reader
      * went away from a full disk whatever language the system's messages are in.
      */
-    static final class StandardOutput extends java.io.FilterOutputStream {
+    static final class StandardOutput extends FailFastStream {
         private final Path descriptor;
-        private OutputFailure failure;
 
         StandardOutput(OutputStream out, Path descriptor) {
             super(out);
@@ -618,6 +617,29 @@ final class OutputFile implements Closeable {
         }
 
         @Override
+        java.io.UncheckedIOException failed(IOException e) {
+            boolean pipe = descriptor != null && FileKind.hasReader(descriptor);
+            java.io.UncheckedIOException u = OutputFailure.of("standard output", e, pipe, "the output is incomplete.");
+            failure = u.getCause();
+            return u;
+        }
+    }
+
+    /**
+     * A byte stream whose first failed write or flush is thrown unchecked ({@link #failed}), and thrown again from
+     * every write and flush after it.
+     */
+    abstract static class FailFastStream extends java.io.FilterOutputStream {
+        IOException failure;
+
+        FailFastStream(OutputStream out) {
+            super(out);
+        }
+
+        /** The unchecked exception to throw for a failed write or flush; sets {@link #failure}. */
+        abstract java.io.UncheckedIOException failed(IOException e);
+
+        @Override
         public void write(int b) {
             write(new byte[] {(byte) b}, 0, 1);
         }
@@ -630,7 +652,7 @@ final class OutputFile implements Closeable {
             try {
                 out.write(b, off, len);
             } catch (IOException e) {
-                throw fail(e);
+                throw failed(e);
             }
         }
 
@@ -642,15 +664,8 @@ final class OutputFile implements Closeable {
             try {
                 out.flush();
             } catch (IOException e) {
-                throw fail(e);
+                throw failed(e);
             }
-        }
-
-        private java.io.UncheckedIOException fail(IOException e) {
-            boolean pipe = descriptor != null && FileKind.hasReader(descriptor);
-            java.io.UncheckedIOException u = OutputFailure.of("standard output", e, pipe, "the output is incomplete.");
-            failure = (OutputFailure) u.getCause();
-            return u;
         }
     }
 
@@ -658,43 +673,13 @@ final class OutputFile implements Closeable {
      * Remembers the first write error and throws it, as an unchecked {@link OutputFailure} naming the file, from
      * this write and every one after it: PrintWriter would swallow an IOException, and the command would go on.
      */
-    private final class CheckedStream extends java.io.FilterOutputStream {
-        IOException failure;
+    private final class CheckedStream extends FailFastStream {
         private final boolean toReader;
         private boolean closed;
 
         CheckedStream(OutputStream out, boolean toReader) {
             super(out);
             this.toReader = toReader;
-        }
-
-        @Override
-        public void write(int b) {
-            write(new byte[] {(byte) b}, 0, 1);
-        }
-
-        @Override
-        public void write(byte[] b, int off, int len) {
-            if (failure != null) {
-                throw new java.io.UncheckedIOException(failure);
-            }
-            try {
-                out.write(b, off, len);
-            } catch (IOException e) {
-                throw remember(e);
-            }
-        }
-
-        @Override
-        public void flush() {
-            if (failure != null) {
-                throw new java.io.UncheckedIOException(failure);
-            }
-            try {
-                out.flush();
-            } catch (IOException e) {
-                throw remember(e);
-            }
         }
 
         @Override
@@ -706,11 +691,12 @@ final class OutputFile implements Closeable {
             try {
                 out.close();
             } catch (IOException e) {
-                throw remember(e).getCause();
+                throw failed(e).getCause();
             }
         }
 
-        private java.io.UncheckedIOException remember(IOException e) {
+        @Override
+        java.io.UncheckedIOException failed(IOException e) {
             java.io.UncheckedIOException u = OutputFailure.of(name(), e, toReader,
                     temporary == null ? "the output is incomplete." : "the file was left as it was.");
             if (failure == null) {

@@ -1,5 +1,7 @@
 package io.armtrace.image;
 
+import static io.armtrace.image.DwarfForm.*;
+
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -22,25 +24,7 @@ final class DwarfLineReader {
     // DWARF 5 Table 7.27: line number header entry formats
     private static final int DW_LNCT_PATH = 1;
     private static final int DW_LNCT_DIRECTORY_INDEX = 2;
-    // DWARF 5 section 7.5.6, Table 7.6: attribute form encodings used in the line table header
-    private static final int DW_FORM_BLOCK2 = 0x03;
-    private static final int DW_FORM_BLOCK4 = 0x04;
-    private static final int DW_FORM_DATA2 = 0x05;
-    private static final int DW_FORM_DATA4 = 0x06;
-    private static final int DW_FORM_DATA8 = 0x07;
-    private static final int DW_FORM_STRING = 0x08;
-    private static final int DW_FORM_BLOCK = 0x09;
-    private static final int DW_FORM_BLOCK1 = 0x0a;
-    private static final int DW_FORM_DATA1 = 0x0b;
-    private static final int DW_FORM_STRP = 0x0e;
-    private static final int DW_FORM_UDATA = 0x0f;
-    private static final int DW_FORM_DATA16 = 0x1e;
-    private static final int DW_FORM_LINE_STRP = 0x1f;
-    private static final int DW_FORM_STRX = 0x1a;
-    private static final int DW_FORM_STRX1 = 0x25;
-    private static final int DW_FORM_STRX2 = 0x26;
-    private static final int DW_FORM_STRX3 = 0x27;
-    private static final int DW_FORM_STRX4 = 0x28;
+    // attribute forms: DwarfForm
 
     /** A row of the line-number matrix; {@code file} indexes the reader's global file list. */
     record Row(long address, int file, int line, int column, boolean isStmt, boolean endSequence) {

@@ -1,5 +1,7 @@
 package io.armtrace.image;
 
+import static io.armtrace.image.DwarfForm.*;
+
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.Map;
@@ -17,57 +19,9 @@ import java.util.Map;
  * {@link ImageException}; nothing is read outside the sections, no count allocates.
  */
 final class DwarfUnits {
-    // DWARF 5 Table 7.5 (attribute names) and 7.6 (attribute forms); DWARF 2-4 use the same codes
+    // DWARF 5 Table 7.5 (attribute names; DWARF 2-4 use the same codes); attribute forms: DwarfForm
     private static final int DW_AT_STMT_LIST = 0x10;
     private static final int DW_AT_COMP_DIR = 0x1b;
-    private static final int DW_FORM_ADDR = 0x01;
-    private static final int DW_FORM_BLOCK2 = 0x03;
-    private static final int DW_FORM_BLOCK4 = 0x04;
-    private static final int DW_FORM_DATA2 = 0x05;
-    private static final int DW_FORM_DATA4 = 0x06;
-    private static final int DW_FORM_DATA8 = 0x07;
-    private static final int DW_FORM_STRING = 0x08;
-    private static final int DW_FORM_BLOCK = 0x09;
-    private static final int DW_FORM_BLOCK1 = 0x0a;
-    private static final int DW_FORM_DATA1 = 0x0b;
-    private static final int DW_FORM_FLAG = 0x0c;
-    private static final int DW_FORM_SDATA = 0x0d;
-    private static final int DW_FORM_STRP = 0x0e;
-    private static final int DW_FORM_UDATA = 0x0f;
-    private static final int DW_FORM_REF_ADDR = 0x10;
-    private static final int DW_FORM_REF1 = 0x11;
-    private static final int DW_FORM_REF2 = 0x12;
-    private static final int DW_FORM_REF4 = 0x13;
-    private static final int DW_FORM_REF8 = 0x14;
-    private static final int DW_FORM_REF_UDATA = 0x15;
-    private static final int DW_FORM_INDIRECT = 0x16;
-    private static final int DW_FORM_SEC_OFFSET = 0x17;
-    private static final int DW_FORM_EXPRLOC = 0x18;
-    private static final int DW_FORM_FLAG_PRESENT = 0x19;
-    private static final int DW_FORM_STRX = 0x1a;
-    private static final int DW_FORM_ADDRX = 0x1b;
-    private static final int DW_FORM_REF_SUP4 = 0x1c;
-    private static final int DW_FORM_STRP_SUP = 0x1d;
-    private static final int DW_FORM_DATA16 = 0x1e;
-    private static final int DW_FORM_LINE_STRP = 0x1f;
-    private static final int DW_FORM_REF_SIG8 = 0x20;
-    private static final int DW_FORM_IMPLICIT_CONST = 0x21;
-    private static final int DW_FORM_LOCLISTX = 0x22;
-    private static final int DW_FORM_RNGLISTX = 0x23;
-    private static final int DW_FORM_REF_SUP8 = 0x24;
-    private static final int DW_FORM_STRX1 = 0x25;
-    private static final int DW_FORM_STRX2 = 0x26;
-    private static final int DW_FORM_STRX3 = 0x27;
-    private static final int DW_FORM_STRX4 = 0x28;
-    private static final int DW_FORM_ADDRX1 = 0x29;
-    private static final int DW_FORM_ADDRX2 = 0x2a;
-    private static final int DW_FORM_ADDRX3 = 0x2b;
-    private static final int DW_FORM_ADDRX4 = 0x2c;
-    // GNU extensions (DWARF 5 Table 7.6 reserves 0x1f01-0x1f21 for them)
-    private static final int DW_FORM_GNU_ADDR_INDEX = 0x1f01;
-    private static final int DW_FORM_GNU_STR_INDEX = 0x1f02;
-    private static final int DW_FORM_GNU_REF_ALT = 0x1f20;
-    private static final int DW_FORM_GNU_STRP_ALT = 0x1f21;
     // DWARF 5 Table 7.2: unit types whose header has an 8-byte DWO id after the abbreviation offset
     private static final int DW_UT_SKELETON = 0x04;
     private static final int DW_UT_SPLIT_COMPILE = 0x05;

@@ -1,68 +1,22 @@
 package io.armtrace.source;
 
-import java.io.IOException;
 import java.io.InputStream;
 
 /** Reads one source's bytes out of a formatted stream, deformatting it chunk by chunk as it goes. */
-final class DeformattedInputStream extends InputStream {
-    private final InputStream in;
+final class DeformattedInputStream extends DemuxInputStream {
     private final FrameDeformatter deformatter;
-    private final byte[] chunk = new byte[64 * 1024];
-    private byte[] buf = new byte[64 * 1024];
-    private int pos;
-    private int lim;
-    private boolean eof;
 
     DeformattedInputStream(InputStream in, int wantedId, boolean removeSyncs) {
-        this.in = in;
+        super(in);
         this.deformatter = new FrameDeformatter((id, b, off, len) -> {
             if (id == wantedId) {
-                if (lim + len > buf.length) {
-                    byte[] n = new byte[Math.max(buf.length * 2, lim + len)];
-                    System.arraycopy(buf, 0, n, 0, lim);
-                    buf = n;
-                }
-                System.arraycopy(b, off, buf, lim, len);
-                lim += len;
+                accept(b, off, len);
             }
         }, removeSyncs);
     }
 
-    private boolean fill() throws IOException {
-        while (pos == lim && !eof) {
-            pos = 0;
-            lim = 0;
-            int n = in.read(chunk);
-            if (n < 0) {
-                eof = true;
-            } else {
-                deformatter.push(chunk, 0, n);
-            }
-        }
-        return pos < lim;
-    }
-
     @Override
-    public int read() throws IOException {
-        return fill() ? buf[pos++] & 0xFF : -1;
-    }
-
-    @Override
-    public int read(byte[] b, int off, int len) throws IOException {
-        if (len == 0) {
-            return 0;
-        }
-        if (!fill()) {
-            return -1;
-        }
-        int n = Math.min(len, lim - pos);
-        System.arraycopy(buf, pos, b, off, n);
-        pos += n;
-        return n;
-    }
-
-    @Override
-    public void close() throws IOException {
-        in.close();
+    void push(byte[] b, int off, int len) {
+        deformatter.push(b, off, len);
     }
 }

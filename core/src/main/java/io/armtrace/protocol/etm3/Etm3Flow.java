@@ -388,7 +388,7 @@ public final class Etm3Flow implements io.armtrace.protocol.PacketListener<Etm3P
         long preferredReturn = haveAddress ? address : -1;
         boolean cancelled = false;
         if (p.exceptionInfo && p.cancel) {
-            cancelled = cancelLast();
+            cancelled = cancelLast(p.offset);
             if (cancelled) {
                 preferredReturn = lastAddress;
             }
@@ -438,12 +438,15 @@ public final class Etm3Flow implements io.armtrace.protocol.PacketListener<Etm3P
         setAddress(p.address, p.isa);
     }
 
-    /** Withdraws the last traced instruction (Can = 1). False if it is no longer in the open range. */
-    private boolean cancelLast() {
+    /**
+     * Withdraws the last traced instruction (Can = 1). False if it is no longer in the open range; the error then
+     * names the branch packet that cancels ({@code offset}), since the instruction's own atom is long gone.
+     */
+    private boolean cancelLast(long offset) {
         if (!lastValid || !open || rLast != lastAddress) {
             if (lastValid) {
                 flush();
-                sink.accept(new DecodeError(source, "cancelled instruction was already reported", lastAddress, -1));
+                sink.accept(new DecodeError(source, "cancelled instruction was already reported", lastAddress, offset));
             }
             return false;
         }
