@@ -210,6 +210,22 @@ final class ListingOutput {
         return p + n;
     }
 
+    /**
+     * Copies {@code n} bytes of {@code s}, whose length is a multiple of 8 and at least {@code n}, eight at a time
+     * (no call for a short copy); writes up to 7 bytes past the position it returns.
+     */
+    static int copy8(byte[] b, int p, byte[] s, int n) {
+        for (int i = 0; i < n; i += 8) {
+            LONG_LE.set(b, p + i, (long) LONG_LE.get(s, i));
+        }
+        return p + n;
+    }
+
+    /** {@code s}'s ASCII bytes, zeros after them to a multiple of 8 bytes, for {@link #copy8}. */
+    static byte[] ascii8Padded(String s) {
+        return java.util.Arrays.copyOf(ascii(s), (s.length() + 7) & ~7);
+    }
+
     /** Up to eight ASCII bytes of {@code s} as a long for {@link #ascii8}. */
     static long asciiLong(String s) {
         long x = 0;

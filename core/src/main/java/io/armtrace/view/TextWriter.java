@@ -803,9 +803,8 @@ public final class TextWriter implements ElementSink, ElementVisitor {
         int digits = count < 0 ? digits(count) : ListingOutput.decimalDigits(count);
         p = ListingOutput.ascii8(b, p, SPACES, digits < 5 ? 6 - digits : 1); // the count right-aligned in 5 places
         p = ListingOutput.decimal(b, p, count);
-        byte[] tail = RANGE_TAILS[(r.isa().ordinal() * KINDS + r.lastKind().ordinal()) * 2 + (r.lastExecuted() ? 0 : 1)];
-        System.arraycopy(tail, 0, b, p, tail.length);
-        o.done(p + tail.length);
+        int t = (r.isa().ordinal() * KINDS + r.lastKind().ordinal()) * 2 + (r.lastExecuted() ? 0 : 1);
+        o.done(ListingOutput.copy8(b, p, RANGE_TAILS[t], RANGE_TAIL_LENGTHS[t]));
     }
 
     private static final long RANGE_0X = ListingOutput.asciiLong("range 0x");
@@ -817,6 +816,7 @@ public final class TextWriter implements ElementSink, ElementVisitor {
 
     /** What follows a range line's count, by ISA, last waypoint kind and whether the last instruction ran. */
     private static final byte[][] RANGE_TAILS = new byte[Isa.values().length * KINDS * 2][];
+    private static final int[] RANGE_TAIL_LENGTHS = new int[RANGE_TAILS.length];
 
     static {
         for (Isa isa : Isa.values()) {
@@ -824,7 +824,8 @@ public final class TextWriter implements ElementSink, ElementVisitor {
                 for (int failed = 0; failed < 2; failed++) {
                     String t = " insn " + isa + (k != WaypointKind.NONE ? ", ends with " + kind(k) : "")
                             + (failed == 1 ? ", last condition failed" : "") + NEWLINE;
-                    RANGE_TAILS[(isa.ordinal() * KINDS + k.ordinal()) * 2 + failed] = ListingOutput.ascii(t);
+                    RANGE_TAILS[(isa.ordinal() * KINDS + k.ordinal()) * 2 + failed] = ListingOutput.ascii8Padded(t);
+                    RANGE_TAIL_LENGTHS[(isa.ordinal() * KINDS + k.ordinal()) * 2 + failed] = t.length();
                 }
             }
         }
