@@ -47,7 +47,9 @@ Besides the compiled code there are encoding-space tables, disassembled from raw
 objdump decodes the union of all architecture versions whatever -m says; in t32-random the
 ARMv8.1-M low-overhead-branch instructions (bf, bfx, bfl, bflx, bfcsel, le, letp, wls, wlstp, dls,
 dlstp, lctp), which reuse ARMv7 encodings that are BLX with H = 1 (UNDEFINED) or B/BL, are left out
-and counted, because the classifier implements ARMv7 and ARMv8-M mainline.
+and counted, because the classifier implements ARMv7 and ARMv8-M mainline for A/R code.
+Those instructions have their own table, v81m-lob (LOB_CONFIGS): rare_v81m.S assembled for the Cortex-M55
+and linked alone, with them kept (V81mOracleTest checks the M-profile classifier and disassembler on it).
 """
 
 import argparse
@@ -79,6 +81,12 @@ CONFIGS = [
      ["linux", "cortex-m"], ["rare_v6m.S"]),
     ("arm926", "AR", ["-marm", "-mcpu=arm926ej-s"], ["-marm", "-mcpu=arm926ej-s"],
      ["linux", "cortex-a/rdimon_main.c", "cortex-m/work.c"], ["rare_v5.S"]),
+]
+
+# name, classifier profile, compile flags, rare-encoding sources: tables of assembly files alone (no C code, no
+# libraries), whose Armv8.1-M low-overhead-branch rows are kept.
+LOB_CONFIGS = [
+    ("v81m-lob", "M", ["-mthumb", "-mcpu=cortex-m55"], ["rare_v81m.S"]),
 ]
 
 LINE = re.compile(r"^\s*([0-9a-f]+):\t([0-9a-f ]+?)\s*\t([^\t]+?)\s*(?:\t(.*))?$")
@@ -136,7 +144,7 @@ def build(name, flags, link_flags, programs, parts, rare, work):
     return elf
 
 
-def rows(objdump_cmd, counts):
+def rows(objdump_cmd, counts, keep_lob=False):
     expected = -1
     for line in run(objdump_cmd).splitlines():
         m = LINE.match(line)
@@ -146,7 +154,7 @@ def rows(objdump_cmd, counts):
         if "unpredictable" in line.lower():
             counts["unpredictable"] += 1
             continue
-        if LOW_OVERHEAD_BRANCH.match(mnem):
+        if LOW_OVERHEAD_BRANCH.match(mnem) and not keep_lob:
             counts["v8.1-M"] += 1
             continue
         if mnem.startswith("."):
@@ -166,7 +174,7 @@ def rows(objdump_cmd, counts):
             continue
         ops = SYMBOL.sub("", COMMENT.sub("", ops)).strip()
         target = "-"
-        if DIRECT.match(mnem):
+        if DIRECT.match(mnem) or (keep_lob and re.match(r"^(le|letp|wls|wlstp(\.\d+)?)$", mnem)):
             last = SYMBOL.sub("", COMMENT.sub("", m.group(4) or "")).split(",")[-1].strip()
             if last.startswith("0x"):
                 last = last[2:]
@@ -219,6 +227,20 @@ def main():
         write(args.out, name, profile, [f"# gcc flags {' '.join(flags)} -O2; libc/libm/libgcc multilib {multilib}"
                                         f" (linked with {' '.join(link_flags)})", f"# {versions[0]}",
                                         f"# {versions[1]}"], counts, body)
+    for name, profile, flags, rare in LOB_CONFIGS:
+        objs = []
+        for r in rare:
+            obj = os.path.join(work, f"{name}-{r}.o")
+            run(["arm-none-eabi-gcc", *flags, "-c", os.path.join(HERE, r), "-o", obj])
+            objs.append(obj)
+        elf = os.path.join(work, f"{name}.elf")
+        run(["arm-none-eabi-gcc", *flags, "-nostdlib", "-nostartfiles", "-Wl,-e,0", "-o", elf, *objs])
+        counts = new_counts()
+        body = list(rows(["arm-none-eabi-objdump", "-d", "-w", elf], counts, keep_lob=True))
+        write(args.out, name, profile, [f"# {' '.join(rare)} alone, assembled with gcc {' '.join(flags)}; no libraries",
+                                        "# Armv8.1-M low-overhead-branch rows kept; the target column is also the"
+                                        " address operand of le, letp, wls and wlstp",
+                                        f"# {versions[0]}", f"# {versions[1]}"], counts, body)
     for name, profile, machine, thumb, data in blobs():
         path = os.path.join(work, name + ".bin")
         with open(path, "wb") as f:

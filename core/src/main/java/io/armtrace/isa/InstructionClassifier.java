@@ -436,6 +436,13 @@ public final class InstructionClassifier {
             out.target = aarch32(address, loopEnd ? address + 4 - imm : address + 4 + imm);
             return;
         }
+        if (m && (hw1 & 0xF800) == 0xF000 && ((hw2 & 0xF001) == 0xE001 || (hw2 & 0xF001) == 0xC001)) {
+            // Armv8.1-M DLS, DLSTP, LCTP (branch-point field hw1[10:7] zero, second halfword 0xE001) and the
+            // branch-future instructions BF, BFX, BFL, BFLX, BFCSEL (field non-zero): they set up a loop or a
+            // branch to happen later and do not branch themselves, so they are not P0 instructions; in Armv7-M
+            // and Armv8-M mainline the same encodings are BLX (immediate) with H = 1, UNDEFINED.
+            return;
+        }
         if ((op1 & 5) == 0) {
             if ((op & 0x38) != 0x38) { // B T3, conditional
                 int imm = s << 20 | j2 << 19 | j1 << 18 | (hw1 & 0x3F) << 12 | (hw2 & 0x7FF) << 1;

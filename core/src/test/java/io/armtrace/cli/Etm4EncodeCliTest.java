@@ -54,6 +54,37 @@ class Etm4EncodeCliTest {
         }
     }
 
+    /**
+     * An M-profile record (the Cortex-M33 fixture): the snapshot names the core, so that a decoder reads it as
+     * Armv8-M; armtrace decodes it back to the record's instructions, with SysTick, PendSV tail-chained to
+     * SysTick's return, SVCall and their returns; options an M-profile encoding does not take are refused.
+     */
+    @Test
+    void encodesAnMProfileExecution(@TempDir Path tmp) throws Exception {
+        Path elf = tmp.resolve("m33.elf");
+        Files.write(elf, Corpus.elfBytes("m33"));
+        Path snap = tmp.resolve("snap");
+        CliTest.Result r = CliTest.run("encode", "--protocol", "etm4", "--execution", GT.resolve("m33.exec.gz").toString(),
+                "--image", elf.toString(), "--snapshot-out", snap.toString(), "--stats");
+        assertThat(r.exit()).as(r.err()).isZero();
+        assertThat(r.out()).contains("ETMv4 trace: 13811 bytes for 83476 instructions");
+        assertThat(Files.readString(snap.resolve("cpu_0.ini"))).contains("type=Cortex-M33");
+        assertThat(Files.readString(snap.resolve("trace_0.ini"))).contains("TRCIDR2=0x00000004");
+        CliTest.Result d = CliTest.run("decode", snap.toString());
+        assertThat(d.exit()).as(d.err()).isZero();
+        long insns = d.out().lines().filter(l -> l.startsWith("range"))
+                .mapToLong(l -> Long.parseLong(l.replaceAll("^range \\S+\\s+(\\d+) insn.*$", "$1"))).sum();
+        assertThat(insns).as("the record's 83476 instructions but the 6 after the last branch").isEqualTo(83470);
+        assertThat(d.out()).contains("exception 15 (SysTick), returns to 0x10000244")
+                .contains("exception return, tail-chained into 14 (PendSV)").contains("exception 11 (SVC), returns to")
+                .doesNotContain("fffffffe");
+        assertThat(d.out().lines().filter(l -> l.startsWith("exception") && l.contains(" to EL"))).isEmpty();
+        CliTest.Result refused = CliTest.run("encode", "--protocol", "etm4", "--execution",
+                GT.resolve("m33.exec.gz").toString(), "--image", elf.toString(), "--stats", "--q-elements=2");
+        assertThat(refused.exit()).isEqualTo(2);
+        assertThat(refused.err().strip()).contains("M-profile").doesNotContain("\n").endsWith(".");
+    }
+
     @Test
     void refusesInOneSentence(@TempDir Path tmp) throws Exception {
         Path a64 = tmp.resolve("linux-a64.elf");
@@ -62,7 +93,7 @@ class Etm4EncodeCliTest {
         Files.write(m33, Corpus.elfBytes("m33"));
         String rec = GT.resolve("linux-a64.exec.gz").toString();
         String[][] cases = {
-            {"--protocol", "etm4", "--execution", GT.resolve("m33.exec.gz").toString(), "--image", m33.toString(), "--stats"},
+            {"--protocol", "ete", "--execution", GT.resolve("m33.exec.gz").toString(), "--image", m33.toString(), "--stats"},
             {"--protocol", "etm4", "--execution", rec, "--image", a64.toString(), "--stats", "--el=1"},
             {"--protocol", "ete", "--execution", rec, "--image", a64.toString(), "--stats", "--security=secure"},
             {"--protocol", "etm4", "--execution", rec, "--image", a64.toString(), "--stats", "--return-stack=maybe"},

@@ -248,6 +248,12 @@ final class T32Disassembler {
         String c = inIt ? itCond(itState) : "";
         int hw1 = op >>> 16;
         int hw2 = op & 0xFFFF;
+        if (mProfile && LowOverheadBranches.matches(hw1, hw2)) {
+            String lob = LowOverheadBranches.text(hw1, hw2, address, c, names);
+            if (lob != null) {
+                return lob;
+            }
+        }
         int op1 = (hw1 >>> 11) & 3;
         int op2 = (hw1 >>> 4) & 0x7F;
         if (op1 == 1) {

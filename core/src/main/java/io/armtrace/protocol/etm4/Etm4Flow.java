@@ -198,8 +198,9 @@ public final class Etm4Flow implements Etm4ElementListener {
     private void flushException(int level) {
         if (excPending) {
             excPending = false;
+            // an M-profile core has no exception levels (its context packets say EL0)
             sink.accept(new ExceptionEntry(source, excNumber, Etm4Packet.exceptionName(excNumber, mProfile), excReturn,
-                    false, level));
+                    false, mProfile ? -1 : level));
         }
     }
 
@@ -480,6 +481,12 @@ public final class Etm4Flow implements Etm4ElementListener {
         boolean tailChain = mProfile && ret == 0xFFFFFFFEL;
         if (haveAddr && !tailChain && Long.compareUnsigned(addr, ret) < 0) {
             walkTo(ret, e.offset);
+        }
+        if (tailChain) {
+            // the handler's return went straight into this exception: a return whose target is unknown, then
+            // the exception, which returns where the one it replaces would have (the trace does not repeat it)
+            sink.accept(new ExceptionReturn(source, -1));
+            ret = -1;
         }
         excPending = true;
         excNumber = e.exceptionType;

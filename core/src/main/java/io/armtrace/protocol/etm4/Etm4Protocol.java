@@ -100,6 +100,10 @@ public final class Etm4Protocol implements TraceProtocol {
     @Override
     public io.armtrace.protocol.EncodeOutput encode(io.armtrace.execution.Execution execution,
             io.armtrace.image.ProgramImage image, java.util.Map<String, String> options) {
+        String profile = options.get("profile");
+        if (!ete && profile != null && profile.trim().equalsIgnoreCase("M")) {
+            return Etm4MEncoder.fromOptions(options).encode(execution, image);
+        }
         return Etm4Encoder.fromOptions(options, ete).encode(execution, image);
     }
 

@@ -1,0 +1,123 @@
+#!/usr/bin/env python3
+"""Compares OpenCSD's decode of an M-profile (T32) ETMv4 trace with the execution record it was made from.
+
+usage: compare_m.py OPENCSD_OUTPUT EXECUTION
+
+OpenCSD's OCSD_GEN_TRC_ELEM_INSTR_RANGE elements are laid over the record's instruction steps ("I <address> T32
+<size> <E|N>" lines), in order: a range of n instructions from S to E must be the record's next n steps, the
+first at S, each following the one before it (address + size), the last ending at E. Together the ranges must
+be every step of the record up to the last P0 element (the instructions after it are not in any trace).
+OCSD_GEN_TRC_ELEM_EXCEPTION elements must be the record's exceptions ("X <number> <preferred return> <handler>"),
+same number and preferred return address, in order; a tail-chained one (no instruction between a handler's
+return and the next exception) is traced with the address 0xFFFFFFFE.
+
+OpenCSD 1.3.3 does not know M-profile tail-chaining: for the Exception packet at 0xFFFFFFFE it walks from the
+end of the handler's return instruction towards that address and gives a range and an ADDR_NACC that no
+instruction ran. Those (a range and an ADDR_NACC at the packet index of such an exception) are counted and left
+out. Prints the counts; exit 0 when all holds, 1 otherwise.
+"""
+import gzip
+import re
+import sys
+
+RANGE = re.compile(r"^Idx:(\d+);.*OCSD_GEN_TRC_ELEM_INSTR_RANGE\(exec range=0x([0-9a-fA-F]+):\[0x([0-9a-fA-F]+)\] "
+                   r"num_i\((\d+)\) last_sz\((\d+)\) \(ISA=(\w+)\) ([EN])\b")
+NACC = re.compile(r"^Idx:(\d+);.*OCSD_GEN_TRC_ELEM_ADDR_NACC")
+EXCEPTION = re.compile(r"^Idx:(\d+);.*OCSD_GEN_TRC_ELEM_EXCEPTION\(pref ret addr:0x([0-9a-fA-F]+)[^;]*; "
+                       r"excep num \(0x([0-9a-fA-F]+)\)")
+TAIL_CHAIN = 0xFFFFFFFE
+
+
+def record(path):
+    steps, exceptions = [], []
+    open_returns = []
+    last_was_step = False
+    with gzip.open(path, "rt") if path.endswith(".gz") else open(path) as f:
+        for line in f:
+            t = line.split()
+            if len(t) == 5 and t[0] == "I":
+                steps.append((int(t[1], 16), int(t[3])))
+                last_was_step = True
+            elif t and t[0] == "X":
+                number, ret = int(t[1]), int(t[2], 16)
+                if steps:
+                    tail = last_was_step and open_returns and open_returns[-1] == ret
+                    exceptions.append((number, TAIL_CHAIN if tail else ret))
+                    if not tail:
+                        open_returns.append(ret)
+                else:
+                    open_returns.append(ret)
+                last_was_step = False
+            elif t and t[0] == "R":
+                if open_returns:
+                    open_returns.pop()
+                last_was_step = False
+    return steps, exceptions
+
+
+def main():
+    ocsd, rec = sys.argv[1], sys.argv[2]
+    steps, want_exceptions = record(rec)
+    lines = open(ocsd, errors="replace").read().splitlines()
+    tail_idx = set()
+    for line in lines:
+        m = EXCEPTION.search(line)
+        if m and int(m.group(2), 16) == TAIL_CHAIN:
+            tail_idx.add(m.group(1))
+    pos = 0
+    problems = []
+    ranges = skipped = 0
+    exceptions = []
+    for line in lines:
+        m = RANGE.search(line)
+        if m:
+            if m.group(1) in tail_idx:
+                skipped += 1
+                continue
+            start, end, n = int(m.group(2), 16), int(m.group(3), 16), int(m.group(4))
+            ranges += 1
+            a = start
+            for i in range(n):
+                if pos >= len(steps):
+                    problems.append(f"range 0x{start:x}-0x{end:x} goes past the record's end")
+                    break
+                if steps[pos][0] != a:
+                    problems.append(f"range 0x{start:x}-0x{end:x}: instruction {i} at 0x{a:x}, the record has "
+                                    f"0x{steps[pos][0]:x} (step {pos})")
+                    break
+                a += steps[pos][1]
+                pos += 1
+            else:
+                if a != end:
+                    problems.append(f"range 0x{start:x}-0x{end:x} ends at 0x{a:x} in the record")
+            if len(problems) > 5:
+                break
+            continue
+        m = NACC.search(line)
+        if m:
+            if m.group(1) in tail_idx:
+                continue
+            problems.append("OpenCSD found no code: " + line.strip())
+            continue
+        m = EXCEPTION.search(line)
+        if m:
+            exceptions.append((int(m.group(3), 16), int(m.group(2), 16)))
+    # the steps after the last P0 element are not traced; they are few (a straight run to the program's end)
+    if len(steps) - pos > 64:
+        problems.append(f"{len(steps) - pos} of the record's {len(steps)} steps are not in OpenCSD's ranges")
+    if exceptions != want_exceptions:
+        problems.append(f"exceptions differ: OpenCSD {len(exceptions)}, record {len(want_exceptions)}; first "
+                        + str(next(((i, a, b) for i, (a, b) in enumerate(zip(exceptions, want_exceptions)) if a != b),
+                                   "length")))
+    tails = sum(1 for e in want_exceptions if e[1] == TAIL_CHAIN)
+    summary = (f"{pos} of {len(steps)} instructions in {ranges} ranges, {len(exceptions)} exceptions "
+               f"({tails} tail-chained; {skipped} OpenCSD ranges walked towards 0xFFFFFFFE left out)")
+    if problems:
+        print(summary + ": " + "; ".join(problems[:5]))
+        return 1
+    print(summary)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
