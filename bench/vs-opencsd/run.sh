@@ -14,7 +14,7 @@
 # Environment:
 #   TC2=DIR            the TC2 snapshot (default: conformance/TC2 in the repository)
 #   ETM4=DIR           the ETMv4 captures (default: conformance/etm4): juno_r1_1 source 0x10 repeated to
-#                      50 MB and bugfix-exact-match source 0x12 (gcc's cc1) as it is, full decode only
+#                      50 MB and bugfix-exact-match source 0x12 (gcc's cc1) as it is, full decode and the listings
 #   INPUTS="A B ..."   measure only these inputs (default: all of etm3-tc2 ptm-tc2 ptm-a9thumb-rs
 #                      sqlite-arm-ptm sqlite-arm-etm3 sqlite-thumb-ptm sqlite-thumb-etm3 sqlite-mix-arm-ptm
 #                      sqlite-mix-arm-etm3 sqlite-mix-thumb-ptm sqlite-mix-thumb-etm3 etm4-juno etm4-cc1
@@ -144,6 +144,17 @@ ipb() { awk -v n="$1" -v b="$2" 'BEGIN { printf "%.2f", n / b }'; }   # instruct
 rows=()
 notes=()
 failed=0
+# the text listing and the JSONL listing (--ranges) of one input, each as a ratio to its decode-to-null time
+listing_rows() { # INPUT DECODE_SECONDS INSN_PER_BYTE
+  local input=$1 ta=$2 per=$3 mode name t bytes
+  for mode in text jsonl; do
+    if [ $mode = text ]; then name="text listing"; else name="JSONL listing"; fi
+    say "  $input $name: armtrace..."
+    t=$(armtrace_run measure "$work/in/$input" $mode "$(( REPEAT < 3 ? REPEAT : 3 ))") # gigabytes of text per run
+    bytes=$(field bytes "$t")
+    rows+=("| $input | $name | $((bytes / 1000000)) | - | $(mbs "$bytes" "$(field $tkey "$t")") | - | $(mis "$(field instructions "$t")" "$(field $tkey "$t")") | $(awk -v t="$(field $tkey "$t")" -v d="$ta" 'BEGIN { printf "%.1fx decode time", t / d }') | $per | - / $(field instructions "$t") |")
+  done
+}
 # packets, full decode and text listing of one input; the instructions per trace byte (from the decode)
 # stand beside every ratio of the input
 measure_input() { # INPUT
@@ -176,17 +187,11 @@ measure_input() { # INPUT
     fi
   done
   rows+=("${rowp/@IPB@/$per}" "$rowd")
-  say "  $input text listing: armtrace..."
-  t=$(armtrace_run measure "$work/in/$input" text "$(( REPEAT < 3 ? REPEAT : 3 ))") # gigabytes of text per run
-  bytes=$(field bytes "$t")
-  rows+=("| $input | text listing | $((bytes / 1000000)) | - | $(mbs "$bytes" "$(field $tkey "$t")") | - | $(mis "$(field instructions "$t")" "$(field $tkey "$t")") | $(awk -v t="$(field $tkey "$t")" -v d="$ta" 'BEGIN { printf "%.1fx decode time", t / d }') | $per | - / $(field instructions "$t") |")
-  say "  $input JSONL listing (--ranges): armtrace..."
-  t=$(armtrace_run measure "$work/in/$input" jsonl "$(( REPEAT < 3 ? REPEAT : 3 ))")
-  bytes=$(field bytes "$t")
-  rows+=("| $input | JSONL listing | $((bytes / 1000000)) | - | $(mbs "$bytes" "$(field $tkey "$t")") | - | $(mis "$(field instructions "$t")" "$(field $tkey "$t")") | $(awk -v t="$(field $tkey "$t")" -v d="$ta" 'BEGIN { printf "%.1fx decode time", t / d }') | $per | - / $(field instructions "$t") |")
+  listing_rows "$input" "$ta" "$per"
 }
-# full decode only (the ETMv4 captures: armtrace's ETMv4 packet rows are on etm4-a64)
-measure_decode() { # INPUT
+# full decode (the ETMv4 captures: armtrace's ETMv4 packet rows are on etm4-a64), and with `listings` the
+# text and JSONL listings too
+measure_decode() { # INPUT [listings]
   local input=$1 o a bytes ca co ta to
   say "  $input decode: OpenCSD..."
   o=$(opencsd_run "$input" decode "$OPENCSD_REPEAT")
@@ -197,6 +202,8 @@ measure_decode() { # INPUT
   [ "$ca" = "$co" ] || { say "MISMATCH: $input decode: armtrace instructions=$ca, OpenCSD instructions=$co"; failed=1; }
   ta=$(field $tkey "$a"); to=$(field $tkey "$o")
   rows+=("| $input | decode | $((bytes / 1000000)) | $(mbs "$bytes" "$to") | $(mbs "$bytes" "$ta") | $(mis "$co" "$to") | $(mis "$ca" "$ta") | $(ratio "$ta" "$to") | $(ipb "$ca" "$bytes") | $co / $ca |")
+  [ "${2:-}" = listings ] && listing_rows "$input" "$ta" "$(ipb "$ca" "$bytes")"
+  return 0
 }
 for input in etm3-tc2 ptm-tc2 ptm-a9thumb-rs $sqlite_inputs $mix_inputs; do
   wanted "$input" || continue
@@ -206,7 +213,7 @@ for input in etm3-tc2 ptm-tc2 ptm-a9thumb-rs $sqlite_inputs $mix_inputs; do
   fi
 done
 for input in etm4-juno etm4-cc1; do
-  wanted "$input" && measure_decode "$input"
+  wanted "$input" && measure_decode "$input" listings
 done
 # ETMv4: the encoder-made A64 trace of etm4-input.sh (needs gcc-aarch64-linux-gnu and qemu-user; ETMV4=0 skips it)
 if wanted etm4-a64 && [ "${ETMV4:-1}" = 1 ] && command -v aarch64-linux-gnu-gcc >/dev/null && command -v qemu-aarch64 >/dev/null; then

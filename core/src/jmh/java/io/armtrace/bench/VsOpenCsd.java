@@ -54,7 +54,8 @@ import java.util.zip.GZIPInputStream;
  * prepare OUT TC2DIR            write the inputs as single-source snapshots OUT/NAME/, each with
  *                               opencsd.args (the C++ driver's protocol, registers and images)
  * measure SNAPSHOT MODE REPEAT  MODE packets (packet reader, counting), decode (full decode into a
- *                               counting sink) or text (full decode into the text listing, written to
+ *                               counting sink), elements (full decode, every element kept where the JIT
+ *                               cannot drop it, nothing formatted) or text (full decode into the text listing, written to
  *                               a discarding stream through the same writers as the command line),
  *                               jsonl (the same with JSON Lines, one object per range: --ranges) or
  *                               jsonl-insn (JSON Lines, one object per instruction)
@@ -366,6 +367,16 @@ public final class VsOpenCsd {
                 }
             }
             case "decode" -> protocol.decode(input, c);
+            case "elements" -> {
+                // every element made and handed to a sink the JIT cannot see through, nothing formatted: what
+                // the decoder costs when a listing consumes its elements (the counting sink above lets the JIT
+                // drop the elements it never looks at)
+                Kept kept = new Kept();
+                protocol.decode(input, e -> {
+                    c.accept(e);
+                    kept.keep(e);
+                });
+            }
             case "text" -> {
                 // what `armtrace decode -o FILE` does with its output (cli.OutputFile): UTF-8 encoded straight
                 // into a 64 KiB byte buffer
@@ -395,6 +406,17 @@ public final class VsOpenCsd {
             default -> throw new IllegalArgumentException("unknown mode " + mode);
         }
         return c;
+    }
+
+    /** Keeps every element where the JIT cannot prove it unused. */
+    static final class Kept {
+        private final TraceElement[] last = new TraceElement[64];
+        private int i;
+
+        void keep(TraceElement e) {
+            last[i] = e;
+            i = (i + 1) & 63;
+        }
     }
 
     interface Push {

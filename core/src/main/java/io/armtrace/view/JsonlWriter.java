@@ -447,24 +447,18 @@ public final class JsonlWriter implements ElementSink, ElementVisitor {
             p = ListingOutput.ascii(b, p, B_SRC);
             p = ListingOutput.decimal(b, p, r.source()); // a number even when there is no trace ID (-1)
         }
-        // from "start" to "last_executed" the object depends on the range alone: kept per range
-        int slot = rangeSlot(r);
-        RangeFields[] cache = rangeFields;
-        RangeFields f = cache[slot];
-        if (f == null || !f.lists(r)) {
-            RangeFields other = cache[slot ^ 1];
-            if (other != null && other.lists(r)) {
-                cache[slot ^ 1] = f;
-                cache[slot] = other;
-                f = other;
-            } else {
-                f = rangeFields(r);
-                cache[slot ^ 1] = cache[slot];
-                cache[slot] = f;
-            }
+        // from "start" to "last_executed" the object depends on the range alone: kept per range (measured
+        // cheaper than making these fields in place, whose constant parts are copied piece by piece)
+        RangeBytes kept = rangeFields;
+        long start = r.start();
+        long end = r.end();
+        long shape = RangeBytes.shape(r);
+        long last = r.lastAddress();
+        int e = kept.find(start, end, shape, last);
+        if (e < 0) {
+            e = kept.put(start, end, shape, last, fieldBytes, 0, rangeFields(fieldBytes, r));
         }
-        System.arraycopy(f.bytes, 0, b, p, f.bytes.length);
-        p += f.bytes.length;
+        p = kept.copy(e, b, p);
         if (timeline != null) {
             p = time(b, p);
         }
@@ -474,41 +468,41 @@ public final class JsonlWriter implements ElementSink, ElementVisitor {
         o.done(ListingOutput.ascii(b, p, B_END_LINE));
     }
 
-    /** The fields of a range object from {@code "start"} to {@code "last_executed"}, as bytes. */
-    private static RangeFields rangeFields(InstructionRange r) {
-        byte[] b = new byte[256];
+    /** Writes the fields of a range object from {@code "start"} to {@code "last_executed"} into {@code b}; returns their length. */
+    private static int rangeFields(byte[] b, InstructionRange r) {
         int p = ListingOutput.ascii(b, 0, B_START);
-        p = quotedHex(b, p, r.start());
+        p = quotedHexShortest(b, p, r.start());
         p = ListingOutput.ascii(b, p, B_END);
-        p = quotedHex(b, p, r.end());
+        p = quotedHexShortest(b, p, r.end());
         p = ListingOutput.ascii(b, p, B_COUNT);
         p = ListingOutput.decimal(b, p, r.count());
         p = ListingOutput.ascii(b, p, B_ISA[r.isa().ordinal()]);
         p = ListingOutput.ascii(b, p, B_LAST);
-        p = quotedHex(b, p, r.lastAddress());
+        p = quotedHexShortest(b, p, r.lastAddress());
         p = ListingOutput.ascii(b, p, B_LAST_KIND[r.lastKind().ordinal()]);
-        p = ListingOutput.ascii(b, p, r.lastExecuted() ? B_TRUE : B_FALSE);
-        return new RangeFields(r.start(), r.end(), r.count(), r.isa(), r.lastAddress(), r.lastKind(), r.lastExecuted(),
-                java.util.Arrays.copyOf(b, p));
+        return ListingOutput.ascii(b, p, r.lastExecuted() ? B_TRUE : B_FALSE);
     }
 
-    /** What a range object says of its range, and those fields as bytes. */
-    private record RangeFields(long start, long end, int count, io.armtrace.trace.Isa isa, long last,
-                               io.armtrace.trace.WaypointKind kind, boolean executed, byte[] bytes) {
-        boolean lists(InstructionRange r) {
-            return start == r.start() && end == r.end() && count == r.count() && isa == r.isa()
-                    && kind == r.lastKind() && executed == r.lastExecuted() && last == r.lastAddress();
-        }
-    }
+    /** Where a range object's fields are made before they are kept (and the 8 bytes a hex store may write past). */
+    private final byte[] fieldBytes = new byte[RangeBytes.MAX_BYTES + 8];
 
-    /** Range objects' fields by range, in sets of two ways (as the text listing's range lines): bounded memory. */
-    private final RangeFields[] rangeFields = new RangeFields[1 << RANGE_BITS];
-    private static final int RANGE_BITS = 15;
+    /**
+     * Range objects' fields by range (the last instruction's address part of the key), in sets of two ways as
+     * the text listing's range lines: bounded memory.
+     */
+    private final RangeBytes rangeFields = new RangeBytes(128);
 
-    /** The first way of the range's set. */
-    private static int rangeSlot(InstructionRange r) {
-        long key = r.start() ^ (r.end() << 11) ^ ((long) r.lastKind().ordinal() << 40) ^ (r.lastExecuted() ? 0 : 1L << 47);
-        return (int) ((key * 0x9E3779B97F4A7C15L) >>> (64 - RANGE_BITS)) & ~1;
+    /**
+     * {@code "0x..."}, the quoted address in at least one hex digit (as {@link #hex(long)}), the digits made at
+     * once where it fits in 32 bits (writes up to 8 bytes past what it returns).
+     */
+    private static int quotedHexShortest(byte[] b, int p, long v) {
+        b[p] = '"';
+        b[p + 1] = '0';
+        b[p + 2] = 'x';
+        p = ListingOutput.hexShortest(b, p + 3, v);
+        b[p] = '"';
+        return p + 1;
     }
 
     /** {@code "insn"} objects without annotations. */
@@ -527,7 +521,7 @@ public final class JsonlWriter implements ElementSink, ElementVisitor {
                 p = src(b, p, r.source());
             }
             p = ListingOutput.ascii(b, p, B_ADDR);
-            p = quotedHex(b, p, a);
+            p = quotedHexShortest(b, p, a);
             p = ListingOutput.ascii(b, p, isa);
             p = ListingOutput.decimal(b, p, size);
             p = ListingOutput.ascii(b, p, i < count - 1 || r.lastExecuted() ? B_EXECUTED_TRUE : B_EXECUTED_FALSE);

@@ -158,6 +158,83 @@ final class ListingOutput {
         return p + n;
     }
 
+    /**
+     * Eight bytes stored at once, in address order from the lowest byte (little-endian), to any position of a
+     * byte array: the JIT makes one store of it.
+     */
+    private static final java.lang.invoke.VarHandle LONG_LE =
+            java.lang.invoke.MethodHandles.byteArrayViewVarHandle(long[].class, java.nio.ByteOrder.LITTLE_ENDIAN);
+
+    /**
+     * The eight lower-case hex digits of {@code v}, most significant first, as eight ASCII bytes in address
+     * order from the lowest byte: computed in a long (each nibble spread to a byte, then made a digit) instead
+     * of digit by digit.
+     */
+    static long hexDigits8(int v) {
+        long x = Integer.toUnsignedLong(Integer.reverseBytes(v)); // the most significant byte lowest
+        x = (x | (x << 16)) & 0x0000FFFF0000FFFFL;
+        x = (x | (x << 8)) & 0x00FF00FF00FF00FFL; // byte k of v in the low byte of 16-bit lane k
+        long n = ((x >>> 4) & 0x000F000F000F000FL) | ((x & 0x000F000F000F000FL) << 8); // a nibble a byte
+        long letter = ((n + 0x0606060606060606L) >>> 4) & 0x0101010101010101L; // 1 where the nibble is 10 or more
+        return n + 0x3030303030303030L + letter * ('a' - '0' - 10);
+    }
+
+    /**
+     * {@code v} in hexadecimal as {@link #hex} with at least 8 digits: one store where it fits in 32 bits.
+     * Writes up to 8 bytes past the position it returns (within what {@link #room} gave).
+     */
+    static int hex8(byte[] b, int p, long v) {
+        if (v >>> 32 != 0) {
+            return hex(b, p, v, 8);
+        }
+        LONG_LE.set(b, p, hexDigits8((int) v));
+        return p + 8;
+    }
+
+    /**
+     * {@code v} in hexadecimal as {@link #hex} with at least one digit: one store where it fits in 32 bits.
+     * Writes up to 8 bytes past its first (within what {@link #room} gave).
+     */
+    static int hexShortest(byte[] b, int p, long v) {
+        if (v >>> 32 != 0) {
+            return hex(b, p, v, 1);
+        }
+        int n = Math.max(1, (32 - Integer.numberOfLeadingZeros((int) v) + 3) >>> 2);
+        LONG_LE.set(b, p, hexDigits8((int) v) >>> ((8 - n) << 3)); // the last n digits first
+        return p + n;
+    }
+
+    /** Copies the first {@code n} (at most 8) bytes of {@code s} with one store; writes 8 bytes. */
+    static int ascii8(byte[] b, int p, long s, int n) {
+        LONG_LE.set(b, p, s);
+        return p + n;
+    }
+
+    /**
+     * Copies {@code n} bytes of {@code s}, whose length is a multiple of 8 and at least {@code n}, eight at a time
+     * (no call for a short copy); writes up to 7 bytes past the position it returns.
+     */
+    static int copy8(byte[] b, int p, byte[] s, int n) {
+        for (int i = 0; i < n; i += 8) {
+            LONG_LE.set(b, p + i, (long) LONG_LE.get(s, i));
+        }
+        return p + n;
+    }
+
+    /** {@code s}'s ASCII bytes, zeros after them to a multiple of 8 bytes, for {@link #copy8}. */
+    static byte[] ascii8Padded(String s) {
+        return java.util.Arrays.copyOf(ascii(s), (s.length() + 7) & ~7);
+    }
+
+    /** Up to eight ASCII bytes of {@code s} as a long for {@link #ascii8}. */
+    static long asciiLong(String s) {
+        long x = 0;
+        for (int i = Math.min(8, s.length()) - 1; i >= 0; i--) {
+            x = x << 8 | (s.charAt(i) & 0xFF);
+        }
+        return x;
+    }
+
     /** {@code 0x} and {@code v} as {@link #hex}. */
     static int hex0x(byte[] b, int p, long v, int digits) {
         b[p] = '0';

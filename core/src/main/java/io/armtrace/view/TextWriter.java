@@ -19,6 +19,7 @@ import io.armtrace.trace.ExceptionTrace;
 import io.armtrace.trace.Gap;
 import io.armtrace.trace.InstructionCount;
 import io.armtrace.trace.InstructionRange;
+import io.armtrace.trace.Isa;
 import io.armtrace.trace.LocalTimestamp;
 import io.armtrace.trace.NoImage;
 import io.armtrace.trace.PcSample;
@@ -68,6 +69,7 @@ public final class TextWriter implements ElementSink, ElementVisitor {
         this.image = image;
         this.symbols = new Symbolizer(image.symbols());
         this.symbolsAvailable = symbols.available();
+        this.rangeLines = symbolsAvailable ? new RangeBytes(96) : null; // without symbols lines are made in place
         this.perInstruction = perInstruction;
         this.withSource = withSource;
     }
@@ -381,15 +383,24 @@ public final class TextWriter implements ElementSink, ElementVisitor {
     /** {@code cycles N}, in bytes. */
     private void cycles(CycleCount c) {
         ListingOutput o = out;
-        int p = o.room(COLUMNS_MAX + CYCLES.length + 20 + NEWLINE_BYTES.length);
+        int p = o.room(COLUMNS_MAX + 8 + 20 + NEWLINE_BYTES.length);
         byte[] b = o.buf();
         p = columns(b, p, c.source());
-        p = ListingOutput.ascii(b, p, CYCLES);
+        p = ListingOutput.ascii8(b, p, CYCLES, 7);
         p = ListingOutput.decimal(b, p, c.cycles());
-        o.done(ListingOutput.ascii(b, p, NEWLINE_BYTES));
+        o.done(newline(b, p));
     }
 
-    private static final byte[] CYCLES = ListingOutput.ascii("cycles ");
+    private static final long CYCLES = ListingOutput.asciiLong("cycles ");
+
+    /** The line separator at {@code p}; returns the position after it. */
+    private static int newline(byte[] b, int p) {
+        if (NEWLINE_BYTES.length == 1) {
+            b[p] = NEWLINE_BYTES[0];
+            return p + 1;
+        }
+        return ListingOutput.ascii(b, p, NEWLINE_BYTES);
+    }
 
     private void flushPendingReturn() {
         if (tailChainPending) {
@@ -751,53 +762,109 @@ public final class TextWriter implements ElementSink, ElementVisitor {
             emit();
             return;
         }
-        // the rest of the line depends on the range alone: loops list the same ranges again and again
-        int slot = rangeSlot(r) & ~1; // the set's first way
-        RangeLine[] lines = rangeLines;
-        RangeLine cached = lines[slot];
-        if (cached == null || !cached.lists(r)) {
-            // the set's other way, or a new line: either way the set's most recent comes first
-            RangeLine other = lines[slot ^ 1];
-            if (other != null && other.lists(r)) {
-                lines[slot ^ 1] = cached;
-                lines[slot] = other;
-                cached = other;
-            } else {
-                cached = rangeLine(r, slot);
+        if (!symbolsAvailable) {
+            rangeDirect(r);
+            return;
+        }
+        // the rest of the line depends on the range alone (and a symbol lookup): loops list the same ranges
+        // again and again
+        RangeBytes kept = rangeLines;
+        long start = r.start();
+        long end = r.end();
+        long shape = RangeBytes.shape(r);
+        int e = kept.find(start, end, shape, 0);
+        if (e < 0) {
+            e = rangeLine(r, shape);
+            if (e < 0) {
+                return;
             }
         }
-        byte[] text = cached.bytes;
-        if (text != null) {
-            ListingOutput o = out;
-            int p = o.room(COLUMNS_MAX + text.length);
-            byte[] b = o.buf();
-            p = columns(b, p, r.source());
-            System.arraycopy(text, 0, b, p, text.length);
-            o.done(p + text.length);
-        } else {
-            // a symbol name that is not ASCII: the output's writer encodes it
-            start(r).append(cached.text);
-            out.text(line);
+        ListingOutput o = out;
+        int p = o.room(COLUMNS_MAX + RangeBytes.MAX_BYTES);
+        byte[] b = o.buf();
+        p = columns(b, p, r.source());
+        o.done(kept.copy(e, b, p));
+    }
+
+    /**
+     * A range line without symbols, made in place: fewer instructions than looking its bytes up in a table of
+     * some MB, whose reads miss the caches on a large program (the SQLite inputs list about 29 K distinct ranges).
+     */
+    private void rangeDirect(InstructionRange r) {
+        ListingOutput o = out;
+        int p = o.room(COLUMNS_MAX + RANGE_LINE_MAX);
+        byte[] b = o.buf();
+        p = columns(b, p, r.source());
+        p = ListingOutput.ascii8(b, p, RANGE_0X, 8);
+        p = ListingOutput.hex8(b, p, r.start());
+        p = ListingOutput.ascii8(b, p, DASH_0X, 3);
+        p = ListingOutput.hex8(b, p, r.end());
+        int count = r.count();
+        int digits = count < 0 ? digits(count) : ListingOutput.decimalDigits(count);
+        p = ListingOutput.ascii8(b, p, SPACES, digits < 5 ? 6 - digits : 1); // the count right-aligned in 5 places
+        p = ListingOutput.decimal(b, p, count);
+        int t = (r.isa().ordinal() * KINDS + r.lastKind().ordinal()) * 2 + (r.lastExecuted() ? 0 : 1);
+        o.done(ListingOutput.copy8(b, p, RANGE_TAILS[t], RANGE_TAIL_LENGTHS[t]));
+    }
+
+    private static final long RANGE_0X = ListingOutput.asciiLong("range 0x");
+    private static final long DASH_0X = ListingOutput.asciiLong("-0x");
+    private static final long SPACES = ListingOutput.asciiLong("        ");
+    private static final int KINDS = WaypointKind.values().length;
+    /** The most bytes of a range line after its columns, and the 8 that {@link ListingOutput#hex8} may write past. */
+    private static final int RANGE_LINE_MAX = 8 + 16 + 3 + 16 + 1 + 11 + 80 + 8;
+
+    /** What follows a range line's count, by ISA, last waypoint kind and whether the last instruction ran. */
+    private static final byte[][] RANGE_TAILS = new byte[Isa.values().length * KINDS * 2][];
+    private static final int[] RANGE_TAIL_LENGTHS = new int[RANGE_TAILS.length];
+
+    static {
+        for (Isa isa : Isa.values()) {
+            for (WaypointKind k : WaypointKind.values()) {
+                for (int failed = 0; failed < 2; failed++) {
+                    String t = " insn " + isa + (k != WaypointKind.NONE ? ", ends with " + kind(k) : "")
+                            + (failed == 1 ? ", last condition failed" : "") + NEWLINE;
+                    RANGE_TAILS[(isa.ordinal() * KINDS + k.ordinal()) * 2 + failed] = ListingOutput.ascii8Padded(t);
+                    RANGE_TAIL_LENGTHS[(isa.ordinal() * KINDS + k.ordinal()) * 2 + failed] = t.length();
+                }
+            }
         }
     }
 
-    /** Makes and caches the text of a range line after its columns. */
-    private RangeLine rangeLine(InstructionRange r, int slot) {
+    /**
+     * Makes the text of a range line after its columns and keeps it; returns its entry, or -1 when it is not kept
+     * (a symbol name that is not ASCII, or a very long one): then the line has been written.
+     */
+    private int rangeLine(InstructionRange r, long shape) {
         int at = line.length();
         rangeText(r);
         appendWhere(r.start());
         line.append(NEWLINE);
-        String text = line.substring(at);
-        boolean ascii = text.length() <= ListingOutput.MAX_LINE - COLUMNS_MAX && ascii(text);
-        RangeLine cached = new RangeLine(r.start(), r.end(), r.count(), r.isa(), r.lastKind(), r.lastExecuted(), text,
-                ascii ? ListingOutput.ascii(text) : null);
-        if (text.length() <= MAX_CACHED_LINE) {
-            rangeLines[slot ^ 1] = rangeLines[slot];
-            rangeLines[slot] = cached; // a long symbol name (C++) is listed without being kept
+        int n = line.length() - at;
+        if (n <= MAX_CACHED_LINE) {
+            byte[] b = rangeLineBytes;
+            int i = 0;
+            for (; i < n; i++) {
+                char c = line.charAt(at + i);
+                if (c >= 0x80) {
+                    break;
+                }
+                b[i] = (byte) c;
+            }
+            if (i == n) {
+                line.setLength(at);
+                return rangeLines.put(r.start(), r.end(), shape, 0, b, 0, n);
+            }
         }
-        line.setLength(at);
-        return cached;
+        // listed without being kept: the output's writer encodes it
+        String text = line.substring(at);
+        start(r).append(text);
+        out.text(line);
+        return -1;
     }
+
+    /** Where a range line's bytes are made before they are kept. */
+    private final byte[] rangeLineBytes = new byte[MAX_CACHED_LINE];
 
     /** {@code range 0xSTART-0xEND COUNT insn ISA} and how the range ends. */
     private void rangeText(InstructionRange r) {
@@ -817,42 +884,15 @@ public final class TextWriter implements ElementSink, ElementVisitor {
         }
     }
 
-    private static boolean ascii(String s) {
-        for (int i = 0; i < s.length(); i++) {
-            if (s.charAt(i) >= 0x80) {
-                return false;
-            }
-        }
-        return true;
-    }
 
     /**
-     * The text of a range line after its columns, newline included, for the range it lists; {@code bytes}: the
-     * same as bytes when it is ASCII, else null.
+     * Range lines by range (the text after the columns, newline included), ASCII only: bounded memory whatever
+     * the trace and its symbols (a few MB). The TC2 kernel traces need tens of thousands of entries before the
+     * misses stop mattering; with one way, ranges that shared a slot took turns (1.8% of PTM TC2's ranges
+     * missed, 0.2% with two; ETMv3 TC2 1.6% and 0.01%).
      */
-    private record RangeLine(long start, long end, int count, io.armtrace.trace.Isa isa, WaypointKind kind,
-                             boolean executed, String text, byte[] bytes) {
-        boolean lists(InstructionRange r) {
-            return start == r.start() && end == r.end() && count == r.count() && isa == r.isa()
-                    && kind == r.lastKind() && executed == r.lastExecuted();
-        }
-    }
-
-    /**
-     * Range lines by range, in sets of two (slots 2k and 2k + 1, the most recent first): bounded memory whatever
-     * the trace and its symbols (a few MB at most). The TC2 kernel traces need tens of thousands of entries
-     * before the misses stop mattering; with one way, ranges that share a slot took turns (1.8% of PTM TC2's
-     * ranges missed, 0.2% with two; ETMv3 TC2 1.6% and 0.01%).
-     */
-    private final RangeLine[] rangeLines = new RangeLine[1 << RANGE_BITS];
-    private static final int RANGE_BITS = 15;
+    private final RangeBytes rangeLines;
     private static final int MAX_CACHED_LINE = 200;
-
-    private static int rangeSlot(InstructionRange r) {
-        // a range that ends in a conditional instruction is listed both ways: its two lines take two slots
-        long key = r.start() ^ (r.end() << 11) ^ ((long) r.lastKind().ordinal() << 40) ^ (r.lastExecuted() ? 0 : 1L << 47);
-        return (int) ((key * 0x9E3779B97F4A7C15L) >>> (64 - RANGE_BITS));
-    }
 
     private String opcode(long address, int size, io.armtrace.trace.Isa isa) {
         if (size == 4) {

@@ -54,6 +54,10 @@ class ListingBytesTest {
             new Symbol("ünicode_64", 0xffff_0000_1234_0000L, 0x200, false));
     private static final ProgramImage IMAGE = new ProgramImage(new MemoryImage(),
             new SymbolTable(SYMBOLS, new long[0], new byte[0]));
+    /** The same memory without symbols: range lines are then made in place rather than kept per range. */
+    private static final ProgramImage NO_SYMBOLS = new ProgramImage(new MemoryImage(), SymbolTable.EMPTY);
+    /** The image the text listing of a round is made with (and its reference): {@link #IMAGE} but in some rounds. */
+    private static ProgramImage listed = IMAGE;
 
     /** Ranges (A32, T32 of one size, A64), cycle counts, trace-on, timestamps and no-image elements. */
     private static List<TraceElement> hotElements(SplittableRandom rnd, int n) {
@@ -133,7 +137,7 @@ class ListingBytesTest {
             if (!r.lastExecuted()) {
                 b.append(", last condition failed");
             }
-            Symbol s = IMAGE.symbols().nameFor(r.start());
+            Symbol s = listed.symbols().nameFor(r.start());
             if (s != null) {
                 long off = r.start() - s.address();
                 b.append("  <").append(s.name())
@@ -246,7 +250,7 @@ class ListingBytesTest {
 
     private static void listText(Writer out, List<TraceElement> elements, boolean withSource, boolean time,
                                  boolean thread) {
-        TextWriter w = new TextWriter(out, IMAGE, false, withSource);
+        TextWriter w = new TextWriter(out, listed, false, withSource);
         ElementSink sink = w;
         if (time) {
             Timeline t = new Timeline();
@@ -274,25 +278,30 @@ class ListingBytesTest {
     @Test
     void textLinesAreThoseOfStringFormat() {
         SplittableRandom rnd = new SplittableRandom(SEED);
-        for (int round = 0; round < 16; round++) {
-            boolean withSource = (round & 1) != 0;
-            boolean time = (round & 2) != 0;
-            boolean thread = (round & 8) != 0;
-            List<TraceElement> elements = hotElements(rnd, 20_000);
-            String expected = textReference(elements, withSource, time, thread);
-            for (Charset cs : new Charset[] {StandardCharsets.UTF_8, StandardCharsets.US_ASCII, StandardCharsets.ISO_8859_1}) {
-                // non-ASCII symbols are encoded by the charset: '?' where it has no such character
-                byte[] got = throughBytes(cs, 1 << 16, (round & 4) != 0, w -> listText(w, elements, withSource, time, thread));
-                sameText(new String(got, cs), new String(expected.getBytes(cs), cs), "round " + round + ", " + cs);
-                assertThat(got).isEqualTo(expected.getBytes(cs));
+        try {
+            for (int round = 0; round < 32; round++) {
+                boolean withSource = (round & 1) != 0;
+                boolean time = (round & 2) != 0;
+                boolean thread = (round & 8) != 0;
+                listed = (round & 16) != 0 ? NO_SYMBOLS : IMAGE;
+                List<TraceElement> elements = hotElements(rnd, 20_000);
+                String expected = textReference(elements, withSource, time, thread);
+                for (Charset cs : new Charset[] {StandardCharsets.UTF_8, StandardCharsets.US_ASCII, StandardCharsets.ISO_8859_1}) {
+                    // non-ASCII symbols are encoded by the charset: '?' where it has no such character
+                    byte[] got = throughBytes(cs, 1 << 16, (round & 4) != 0, w -> listText(w, elements, withSource, time, thread));
+                    sameText(new String(got, cs), new String(expected.getBytes(cs), cs), "round " + round + ", " + cs);
+                    assertThat(got).isEqualTo(expected.getBytes(cs));
+                }
+                // a buffer little larger than a line: lines are written at its end and after it is emptied
+                sameText(new String(throughBytes(StandardCharsets.UTF_8, ListingOutput.MAX_LINE, true,
+                        w -> listText(w, elements, withSource, time, thread)), StandardCharsets.UTF_8), expected, "small buffer");
+                // any other writer gets the same text
+                StringWriter s = new StringWriter();
+                listText(new PrintWriter(s), elements, withSource, time, thread);
+                sameText(s.toString(), expected, "another writer");
             }
-            // a buffer little larger than a line: lines are written at its end and after it is emptied
-            sameText(new String(throughBytes(StandardCharsets.UTF_8, ListingOutput.MAX_LINE, true,
-                    w -> listText(w, elements, withSource, time, thread)), StandardCharsets.UTF_8), expected, "small buffer");
-            // any other writer gets the same text
-            StringWriter s = new StringWriter();
-            listText(new PrintWriter(s), elements, withSource, time, thread);
-            sameText(s.toString(), expected, "another writer");
+        } finally {
+            listed = IMAGE;
         }
     }
 
@@ -514,6 +523,13 @@ class ListingBytesTest {
             n = ListingOutput.hex0x(b, 1, v, digits);
             assertThat(new String(b, 1, n - 1, StandardCharsets.US_ASCII))
                     .isEqualTo(String.format("0x%0" + digits + "x", v));
+            n = ListingOutput.hex8(b, 2, v);
+            assertThat(new String(b, 2, n - 2, StandardCharsets.US_ASCII)).isEqualTo(String.format("%08x", v));
+            n = ListingOutput.hexShortest(b, 5, v);
+            assertThat(new String(b, 5, n - 5, StandardCharsets.US_ASCII)).isEqualTo(Long.toHexString(v));
+            int w = (int) v;
+            n = ListingOutput.hex8(b, 0, w & 0xFFFF_FFFFL);
+            assertThat(new String(b, 0, n, StandardCharsets.US_ASCII)).isEqualTo(String.format("%08x", w));
         }
     }
 }
