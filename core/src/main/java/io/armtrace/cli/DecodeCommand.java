@@ -65,7 +65,7 @@ final class DecodeCommand implements Callable<Integer> {
     @Option(names = "--chunk-size", paramLabel = "BYTES", converter = ByteSize.class,
             description = "Cut one source larger than BYTES (K, M, G suffixes, e.g. 8M) at sync points and decode its "
                     + "pieces on the --jobs threads at once (ETMv3, PTM, ETMv4). Output is the same as in one piece. "
-                    + "Default: pieces of 4M for a source of 8M or more when there are 2 or more threads and "
+                    + "Default: pieces of 4M for a source of 8M or more when there are 4 or more threads and "
                     + "processors and the listing has no --last, --time, filter or progress bar (docs/performance.md).")
     Long chunkSize;
 
@@ -79,9 +79,11 @@ final class DecodeCommand implements Callable<Integer> {
     static final long AUTO_MIN_SOURCE = 8L << 20;
     /**
      * ... with at least this many threads and processors: the pieces together take 1.1 to 1.5 times the CPU time
-     * of one listing (measured on 50 MB of PTM and ETMv3 on 2 processors), so two processors already gain.
+     * of one listing, so on 2 processors --jobs 2 was measured 0.91x to 1.10x the wall time of --jobs 1 (50 MB of
+     * PTM and ETMv3, idle machine): no gain to make it the default there. From 4 on the parallel part wins even
+     * at 1.5 times the work (Amdahl's law with the measured serial fraction; not measured on such a machine).
      */
-    static final int AUTO_MIN_PROCESSORS = 2;
+    static final int AUTO_MIN_PROCESSORS = 4;
     /** Whether the rule applies at all (it did not while the pieces took twice one listing's CPU time). */
     static final boolean AUTO_SPLIT = true;
 

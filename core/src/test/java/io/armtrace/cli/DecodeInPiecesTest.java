@@ -68,8 +68,8 @@ class DecodeInPiecesTest {
 
     /**
      * Without --chunk-size a large source is cut by the automatic rule when there are threads and processors to
-     * share it, with the listing of one piece whatever the machine; --jobs 1, a small source, a listing that is
-     * not plain or a single processor keep it whole.
+     * share it (4 or more), with the listing of one piece whatever the machine; --jobs 1 to 3, a small source, a
+     * listing that is not plain or fewer than 4 processors keep it whole.
      */
     @Test
     void aLargeSourceIsCutByDefaultWithTheSameOutput(@TempDir Path tmp) throws Exception {
@@ -81,15 +81,18 @@ class DecodeInPiecesTest {
         assertThat(standardOutput(with(base, "--jobs", "2"))).isEqualTo(one);
         assertThat(standardOutput(with(base, "--jobs", "2", "--chunk-size", "4M"))).isEqualTo(one);
         assertThat(one.length).isGreaterThan(1 << 20);
-        assertThat(DecodeCommand.automaticPieceSize(size, true, true, 2, 2)).as("two threads, two processors")
+        assertThat(DecodeCommand.automaticPieceSize(size, true, true, 4, 4)).as("four threads, four processors")
                 .isEqualTo(4L << 20);
+        assertThat(DecodeCommand.automaticPieceSize(size, true, true, 2, 2)).as("two processors: no gain measured")
+                .isZero();
+        assertThat(DecodeCommand.automaticPieceSize(size, true, true, 2, 8)).as("--jobs 2").isZero();
         assertThat(DecodeCommand.automaticPieceSize(size, true, true, 64, 64)).isEqualTo(4L << 20);
         assertThat(DecodeCommand.automaticPieceSize(size, true, true, 1, 4)).as("--jobs 1").isZero();
-        assertThat(DecodeCommand.automaticPieceSize(size, true, true, 2, 1)).as("one processor").isZero();
-        assertThat(DecodeCommand.automaticPieceSize((8L << 20) - 1, true, true, 2, 2)).as("a small source").isZero();
-        assertThat(DecodeCommand.automaticPieceSize(size, false, true, 2, 2))
+        assertThat(DecodeCommand.automaticPieceSize(size, true, true, 4, 1)).as("one processor").isZero();
+        assertThat(DecodeCommand.automaticPieceSize((8L << 20) - 1, true, true, 4, 4)).as("a small source").isZero();
+        assertThat(DecodeCommand.automaticPieceSize(size, false, true, 4, 4))
                 .as("--last, --time, a filter or a progress bar").isZero();
-        assertThat(DecodeCommand.automaticPieceSize(size, true, false, 2, 2)).as("a protocol that does not split").isZero();
+        assertThat(DecodeCommand.automaticPieceSize(size, true, false, 4, 4)).as("a protocol that does not split").isZero();
     }
 
     private static String[] with(List<String> base, String... more) {
