@@ -38,7 +38,8 @@ public final class FrameDeformatter {
     private final byte[] frame = new byte[FRAME_SIZE];
     private int fill;
     private int currentId = NO_ID;
-    private final byte[] run = new byte[FRAME_SIZE];
+    /** The bytes of one source since the last change of source, handed on when the source changes, it fills or a push ends. */
+    private final byte[] run = new byte[4096];
     private int runLen;
     private int runId = NO_ID;
     /** Bytes of a possible sync pattern held back while deciding. */
@@ -67,19 +68,27 @@ public final class FrameDeformatter {
     }
 
     public void push(byte[] buf, int off, int len) {
+        int end = off + len;
         if (!removeSyncs) {
-            for (int i = off; i < off + len; i++) {
-                frame[fill++] = buf[i];
+            int i = off;
+            while (i < end) {
+                if (fill == 0 && end - i >= FRAME_SIZE) {
+                    decodeFrame(buf, i); // a whole frame in the chunk: read where it is
+                    i += FRAME_SIZE;
+                    continue;
+                }
+                frame[fill++] = buf[i++];
                 if (fill == FRAME_SIZE) {
-                    decodeFrame();
+                    decodeFrame(frame, 0);
                     fill = 0;
                 }
             }
-            return;
+        } else {
+            for (int i = off; i < end; i++) {
+                pushSynced(buf[i]);
+            }
         }
-        for (int i = off; i < off + len; i++) {
-            pushSynced(buf[i]);
-        }
+        flushRun();
     }
 
     /**
@@ -165,16 +174,17 @@ public final class FrameDeformatter {
     private void take(byte b) {
         frame[fill++] = b;
         if (fill == FRAME_SIZE) {
-            decodeFrame();
+            decodeFrame(frame, 0);
             fill = 0;
         }
     }
 
-    private void decodeFrame() {
+    /** Decodes the frame at {@code f[base..base+15]}; its data stays in the run until {@link #flushRun()}. */
+    private void decodeFrame(byte[] f, int base) {
         framesSeen++;
-        int flags = frame[15] & 0xFF;
+        int flags = f[base + 15] & 0xFF;
         for (int i = 0; i < 15; i += 2) {
-            int b = frame[i] & 0xFF;
+            int b = f[base + i] & 0xFF;
             boolean flag = ((flags >> (i / 2)) & 1) != 0;
             if ((b & 1) != 0) {
                 int newId = b >> 1;
@@ -182,20 +192,19 @@ public final class FrameDeformatter {
                     // last even byte: no data byte follows in this frame
                     switchTo(newId);
                 } else if (flag) {
-                    emit(frame[i + 1]);
+                    emit(f[base + i + 1]);
                     switchTo(newId);
                 } else {
                     switchTo(newId);
-                    emit(frame[i + 1]);
+                    emit(f[base + i + 1]);
                 }
             } else {
                 emit((byte) (b | (flag ? 1 : 0)));
                 if (i < 14) {
-                    emit(frame[i + 1]);
+                    emit(f[base + i + 1]);
                 }
             }
         }
-        flushRun();
     }
 
     private void switchTo(int id) {
@@ -209,7 +218,7 @@ public final class FrameDeformatter {
         if (!isSource(currentId)) {
             return;
         }
-        if (runId != currentId) {
+        if (runId != currentId || runLen == run.length) {
             flushRun();
             runId = currentId;
         }
