@@ -921,39 +921,45 @@ public final class Etm4Encoder {
         /** Writes the atoms not yet written, choosing for each packet the format that takes the most of them. */
         private void flushAtoms() {
             flushQ();
-            int bits = atomBits;
-            int n = atomCount;
-            while (n > 0) {
-                int run = Integer.numberOfTrailingZeros(~bits); // leading E atoms
-                int used;
-                if (run >= 3 && run < n && run <= 23) {
-                    out.write(0xE0 | (run - 3)); // format 6: run E atoms, then N
-                    used = run + 1;
-                } else if (run >= 4) {
-                    int m = Math.min(Math.min(run, n), 24);
-                    out.write(0xC0 | (m - 4)); // format 6: m - 1 E atoms, then E
-                    used = m;
-                } else if (n >= 5 && format5(bits & 0x1F) >= 0) {
-                    out.write(format5(bits & 0x1F));
-                    used = 5;
-                } else if (n >= 4 && format4(bits & 0xF) >= 0) {
-                    out.write(format4(bits & 0xF));
-                    used = 4;
-                } else if (n >= 3) {
-                    out.write(0xF8 | bits & 7);
-                    used = 3;
-                } else if (n == 2) {
-                    out.write(0xD8 | bits & 3);
-                    used = 2;
-                } else {
-                    out.write(0xF6 | bits & 1);
-                    used = 1;
-                }
-                bits >>>= used;
-                n -= used;
-            }
+            writeAtoms(out, atomBits, atomCount);
             atomCount = 0;
             atomBits = 0;
+        }
+    }
+
+    /**
+     * Writes {@code n} atoms ({@code bits}: bit 0 the oldest, 1 = E) as atom packets, choosing for each packet the
+     * format that takes the most of them.
+     */
+    static void writeAtoms(ByteArrayOutputStream out, int bits, int n) {
+        while (n > 0) {
+            int run = Integer.numberOfTrailingZeros(~bits); // leading E atoms
+            int used;
+            if (run >= 3 && run < n && run <= 23) {
+                out.write(0xE0 | (run - 3)); // format 6: run E atoms, then N
+                used = run + 1;
+            } else if (run >= 4) {
+                int m = Math.min(Math.min(run, n), 24);
+                out.write(0xC0 | (m - 4)); // format 6: m - 1 E atoms, then E
+                used = m;
+            } else if (n >= 5 && format5(bits & 0x1F) >= 0) {
+                out.write(format5(bits & 0x1F));
+                used = 5;
+            } else if (n >= 4 && format4(bits & 0xF) >= 0) {
+                out.write(format4(bits & 0xF));
+                used = 4;
+            } else if (n >= 3) {
+                out.write(0xF8 | bits & 7);
+                used = 3;
+            } else if (n == 2) {
+                out.write(0xD8 | bits & 3);
+                used = 2;
+            } else {
+                out.write(0xF6 | bits & 1);
+                used = 1;
+            }
+            bits >>>= used;
+            n -= used;
         }
     }
 

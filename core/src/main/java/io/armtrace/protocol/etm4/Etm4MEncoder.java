@@ -387,37 +387,7 @@ final class Etm4MEncoder {
 
         /** Writes the atoms not yet written, in the formats that take the most of them (as {@link Etm4Encoder}). */
         private void flushAtoms() {
-            int bits = atomBits;
-            int n = atomCount;
-            while (n > 0) {
-                int run = Integer.numberOfTrailingZeros(~bits);
-                int used;
-                if (run >= 3 && run < n && run <= 23) {
-                    out.write(0xE0 | (run - 3)); // format 6: run E atoms, then N
-                    used = run + 1;
-                } else if (run >= 4) {
-                    int m = Math.min(Math.min(run, n), 24);
-                    out.write(0xC0 | (m - 4)); // format 6: m E atoms
-                    used = m;
-                } else if (n >= 5 && Etm4Encoder.format5(bits & 0x1F) >= 0) {
-                    out.write(Etm4Encoder.format5(bits & 0x1F));
-                    used = 5;
-                } else if (n >= 4 && Etm4Encoder.format4(bits & 0xF) >= 0) {
-                    out.write(Etm4Encoder.format4(bits & 0xF));
-                    used = 4;
-                } else if (n >= 3) {
-                    out.write(0xF8 | bits & 7);
-                    used = 3;
-                } else if (n == 2) {
-                    out.write(0xD8 | bits & 3);
-                    used = 2;
-                } else {
-                    out.write(0xF6 | bits & 1);
-                    used = 1;
-                }
-                bits >>>= used;
-                n -= used;
-            }
+            Etm4Encoder.writeAtoms(out, atomBits, atomCount);
             atomCount = 0;
             atomBits = 0;
         }
