@@ -650,6 +650,11 @@ public final class Etm4Encoder {
             flushAtoms();
             stackSize = 0; // nothing predicted across an exception: the handler and the code after it start afresh
             int type = curIsa == Isa.A64 ? exceptionType(x) : exceptionType32(x.number());
+            if (ete && type == 0) {
+                // ETE: an Exception packet of type 0 is the PE Reset packet, which carries no address
+                throw new IllegalArgumentException("The record takes a reset exception, which ETE traces as a PE reset"
+                        + " without an address; the ETE encoder does not write resets.");
+            }
             exceptionPacket(type, x.preferredReturn(), returnIsa, atTarget && qElements == 0);
             if (x.el() >= 0 && x.el() != curEl) {
                 curEl = x.el();
