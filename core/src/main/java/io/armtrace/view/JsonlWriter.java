@@ -315,6 +315,19 @@ public final class JsonlWriter implements ElementSink, ElementVisitor {
 
     @Override
     public void accept(TraceElement element) {
+        // the elements of nearly every object first, without the visitor's two calls
+        if (element instanceof InstructionRange r && ranges && annotator == null) {
+            try {
+                rangeBytes(r);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+            return;
+        }
+        if (element instanceof CycleCount c) {
+            visit(c);
+            return;
+        }
         element.accept(this);
     }
 
@@ -666,17 +679,37 @@ public final class JsonlWriter implements ElementSink, ElementVisitor {
         }
     }
 
+    /** In bytes, as {@link #begin} and the generator would write it: a PTM trace says it at every I-sync. */
     @Override
     public void visit(TraceOn t) {
         try {
-            begin("trace_on", t.source());
-            g.writeStringField("reason", t.reason().name().toLowerCase(java.util.Locale.ROOT));
-            g.writeNumberField("offset", t.offset());
-            endLine();
+            toBytes();
+            ListingOutput o = lines;
+            int p = o.room(128 + OPTIONAL_MAX);
+            byte[] b = o.buf();
+            p = ListingOutput.ascii(b, p, B_TRACE_ON);
+            p = begun(b, p, t.source());
+            p = ListingOutput.ascii(b, p, B_REASON[t.reason().ordinal()]);
+            p = ListingOutput.decimal(b, p, t.offset());
+            o.done(ListingOutput.ascii(b, p, B_END_LINE));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
     }
+
+    /** What {@link #begin} writes after the type, in bytes: the trace ID where asked for, and the time fields. */
+    private int begun(byte[] b, int p, int source) {
+        if (withSource) {
+            p = src(b, p, source);
+        }
+        return timeline != null ? time(b, p) : p;
+    }
+
+    private static final byte[] B_TRACE_ON = ListingOutput.ascii("{\"type\":\"trace_on\"");
+    /** {@code ,"reason":"REASON","offset":} for each reason. */
+    private static final byte[][] B_REASON = java.util.Arrays.stream(TraceOn.Reason.values())
+            .map(r -> ListingOutput.ascii(",\"reason\":\"" + r.name().toLowerCase(java.util.Locale.ROOT) + "\",\"offset\":"))
+            .toArray(byte[][]::new);
 
     @Override
     public void visit(Gap gap) {
@@ -693,14 +726,22 @@ public final class JsonlWriter implements ElementSink, ElementVisitor {
     @Override
     public void visit(NoImage n) {
         try {
-            begin("no_image", n.source());
-            g.writeStringField("addr", hex(n.address()));
-            g.writeStringField("isa", n.isa().name());
-            endLine();
+            toBytes();
+            ListingOutput o = lines;
+            int p = o.room(128 + OPTIONAL_MAX);
+            byte[] b = o.buf();
+            p = ListingOutput.ascii(b, p, B_NO_IMAGE);
+            p = begun(b, p, n.source());
+            p = ListingOutput.ascii(b, p, B_ADDR);
+            p = quotedHexShortest(b, p, n.address());
+            p = ListingOutput.ascii(b, p, B_ISA[n.isa().ordinal()]);
+            o.done(ListingOutput.ascii(b, p, B_END_LINE));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
     }
+
+    private static final byte[] B_NO_IMAGE = ListingOutput.ascii("{\"type\":\"no_image\"");
 
     /**
      * {@code context}: the fields of the AArch32 protocols always, those only later protocols trace
@@ -736,16 +777,27 @@ public final class JsonlWriter implements ElementSink, ElementVisitor {
     @Override
     public void visit(Timestamp t) {
         try {
-            begin("timestamp", t.source());
-            g.writeNumberField("value", t.value());
+            toBytes();
+            ListingOutput o = lines;
+            int p = o.room(128 + OPTIONAL_MAX);
+            byte[] b = o.buf();
+            p = ListingOutput.ascii(b, p, B_TIMESTAMP);
+            p = begun(b, p, t.source());
+            p = ListingOutput.ascii(b, p, B_VALUE);
+            p = ListingOutput.decimal(b, p, t.value());
             if (t.cycles() >= 0) {
-                g.writeNumberField("cycle_count", t.cycles());
+                p = ListingOutput.ascii(b, p, B_CYCLE_COUNT);
+                p = ListingOutput.decimal(b, p, t.cycles());
             }
-            endLine();
+            o.done(ListingOutput.ascii(b, p, B_END_LINE));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
     }
+
+    private static final byte[] B_TIMESTAMP = ListingOutput.ascii("{\"type\":\"timestamp\"");
+    private static final byte[] B_VALUE = ListingOutput.ascii(",\"value\":");
+    private static final byte[] B_CYCLE_COUNT = ListingOutput.ascii(",\"cycle_count\":");
 
     @Override
     public void visit(CycleCount c) {

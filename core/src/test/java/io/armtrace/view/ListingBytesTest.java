@@ -415,6 +415,26 @@ class ListingBytesTest {
                     g.writeNumberField("count", c.cycles());
                     g.writeEndObject();
                     g.writeRaw('\n');
+                } else if (e instanceof TraceOn o) {
+                    begin(g, "trace_on", o.source(), withSource, t);
+                    g.writeStringField("reason", o.reason().name().toLowerCase(Locale.ROOT));
+                    g.writeNumberField("offset", o.offset());
+                    g.writeEndObject();
+                    g.writeRaw('\n');
+                } else if (e instanceof Timestamp o) {
+                    begin(g, "timestamp", o.source(), withSource, t);
+                    g.writeNumberField("value", o.value());
+                    if (o.cycles() >= 0) {
+                        g.writeNumberField("cycle_count", o.cycles());
+                    }
+                    g.writeEndObject();
+                    g.writeRaw('\n');
+                } else if (e instanceof NoImage o) {
+                    begin(g, "no_image", o.source(), withSource, t);
+                    g.writeStringField("addr", "0x" + Long.toHexString(o.address()));
+                    g.writeStringField("isa", o.isa().name());
+                    g.writeEndObject();
+                    g.writeRaw('\n');
                 } else {
                     throw new AssertionError("no reference for " + e);
                 }
@@ -436,6 +456,16 @@ class ListingBytesTest {
         elements.forEach(s::accept);
         s.end();
         return out.toString();
+    }
+
+    /** An object's type, its trace ID (null where there is none) where asked for, and the time fields. */
+    private static void begin(JsonGenerator g, String type, int src, boolean withSource, Timeline t) throws IOException {
+        g.writeStartObject();
+        g.writeStringField("type", type);
+        if (withSource) {
+            source(g, src);
+        }
+        times(g, t);
     }
 
     private static void threadFields(JsonGenerator g, RunningThread th) throws IOException {
@@ -476,13 +506,7 @@ class ListingBytesTest {
             boolean ranges = (round & 4) != 0;
             boolean thread = (round & 8) != 0;
             List<TraceElement> elements = new ArrayList<>();
-            for (TraceElement e : hotElements(rnd, 6000, ranges ? 200_000 : 300)) {
-                if (e instanceof InstructionRange r) {
-                    elements.add(r);
-                } else if (e instanceof CycleCount) {
-                    elements.add(e);
-                }
-            }
+            elements.addAll(hotElements(rnd, 6000, ranges ? 200_000 : 300));
             String expected = jsonReference(elements, withSource, time, ranges, thread);
             sameText(new String(throughBytes(StandardCharsets.UTF_8, 1 << 16, (round & 1) == 0,
                     w -> listJsonl(w, elements, withSource, time, ranges, thread)), StandardCharsets.UTF_8), expected,
