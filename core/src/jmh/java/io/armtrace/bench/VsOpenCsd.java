@@ -383,10 +383,7 @@ public final class VsOpenCsd {
                 try (PrintWriter out = new EncodingWriter(OutputStream.nullOutputStream(),
                         StandardCharsets.UTF_8, 1 << 16).printWriter(false)) {
                     TextWriter text = new TextWriter(out, input.image(), false, false);
-                    protocol.decode(input, e -> {
-                        c.accept(e);
-                        text.accept(e);
-                    });
+                    protocol.decode(input, new Tee(c, text));
                     text.end();
                 }
             }
@@ -396,16 +393,48 @@ public final class VsOpenCsd {
                 try (PrintWriter out = new EncodingWriter(OutputStream.nullOutputStream(),
                         StandardCharsets.UTF_8, 1 << 16).printWriter(false)) {
                     JsonlWriter jsonl = new JsonlWriter(out, input.image(), false, mode.equals("jsonl"));
-                    protocol.decode(input, e -> {
-                        c.accept(e);
-                        jsonl.accept(e);
-                    });
+                    protocol.decode(input, new Tee(c, jsonl));
                     jsonl.end();
                 }
             }
             default -> throw new IllegalArgumentException("unknown mode " + mode);
         }
         return c;
+    }
+
+    /**
+     * Counts the elements and instructions of the stream and passes it on to a listing writer as {@code armtrace
+     * decode}'s stages do: ranges and cycle counts as their fields.
+     */
+    static final class Tee implements ElementSink {
+        private final Counts counts;
+        private final ElementSink next;
+
+        Tee(Counts counts, ElementSink next) {
+            this.counts = counts;
+            this.next = next;
+        }
+
+        @Override
+        public void accept(TraceElement e) {
+            counts.accept(e);
+            next.accept(e);
+        }
+
+        @Override
+        public void range(int source, long start, long end, int count, io.armtrace.trace.Isa isa,
+                          io.armtrace.trace.WaypointKind lastKind, io.armtrace.trace.CallKind lastCall,
+                          boolean lastExecuted, io.armtrace.trace.InstructionSizes sizes, int sizesIndex) {
+            counts.elements++;
+            counts.instructions += count;
+            next.range(source, start, end, count, isa, lastKind, lastCall, lastExecuted, sizes, sizesIndex);
+        }
+
+        @Override
+        public void cycles(int source, long cycles) {
+            counts.elements++;
+            next.cycles(source, cycles);
+        }
     }
 
     /** Keeps every element where the JIT cannot prove it unused. */

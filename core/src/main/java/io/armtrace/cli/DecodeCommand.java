@@ -412,6 +412,21 @@ final class DecodeCommand implements Callable<Integer> {
             next.accept(e);
         }
 
+        // ranges and cycle counts are passed on as fields, so a listing writer makes no element for them
+        @Override
+        public void range(int source, long start, long end, int count, io.armtrace.trace.Isa isa,
+                          io.armtrace.trace.WaypointKind lastKind, io.armtrace.trace.CallKind lastCall,
+                          boolean lastExecuted, io.armtrace.trace.InstructionSizes sizes, int sizesIndex) {
+            any = true;
+            next.range(source, start, end, count, isa, lastKind, lastCall, lastExecuted, sizes, sizesIndex);
+        }
+
+        @Override
+        public void cycles(int source, long cycles) {
+            any = true;
+            next.cycles(source, cycles);
+        }
+
         @Override
         public void end() {
             next.end();

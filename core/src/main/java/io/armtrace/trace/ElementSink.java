@@ -1,11 +1,36 @@
 package io.armtrace.trace;
 
-/** Receives the element stream. Decoders push; views consume. */
+/**
+ * Receives the element stream. Decoders push; views consume.
+ *
+ * <p>The two elements decoders make most of, instruction ranges and cycle counts, may also be handed over as
+ * their fields: {@link #range} and {@link #cycles}. By default each makes the element and passes it to
+ * {@link #accept}, so a sink that overrides neither sees every element there; a sink that overrides them (a
+ * listing writer, which formats the fields and has no use for the object) must treat the call exactly as the
+ * element, in its place in the stream. A stage between a decoder and another sink that overrides them only to
+ * pass them on unchanged (and sees the element nowhere else) may do so.
+ */
 @FunctionalInterface
 public interface ElementSink {
     void accept(TraceElement element);
 
     /** The stream is complete: flush. */
     default void end() {
+    }
+
+    /**
+     * The same as {@code accept(new InstructionRange(source, start, end, count, isa, lastKind, lastCall,
+     * lastExecuted, sizes, (short) sizesIndex))}, without the element where the sink has no use for it;
+     * {@code sizesIndex} is at most {@link Short#MAX_VALUE}, as the element's.
+     */
+    default void range(int source, long start, long end, int count, Isa isa, WaypointKind lastKind, CallKind lastCall,
+                       boolean lastExecuted, InstructionSizes sizes, int sizesIndex) {
+        accept(new InstructionRange(source, start, end, count, isa, lastKind, lastCall, lastExecuted, sizes,
+                (short) sizesIndex));
+    }
+
+    /** The same as {@code accept(new CycleCount(source, cycles))}. */
+    default void cycles(int source, long cycles) {
+        accept(new CycleCount(source, cycles));
     }
 }

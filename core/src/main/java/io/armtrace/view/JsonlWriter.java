@@ -449,8 +449,44 @@ public final class JsonlWriter implements ElementSink, ElementVisitor {
         return p + 1;
     }
 
+    /**
+     * A range handed over as its fields: with {@code --ranges} and no annotations its object is made from them (no
+     * element is made), otherwise as for the element.
+     */
+    @Override
+    public void range(int source, long start, long end, int count, io.armtrace.trace.Isa isa,
+                      io.armtrace.trace.WaypointKind lastKind, io.armtrace.trace.CallKind lastCall, boolean lastExecuted,
+                      io.armtrace.trace.InstructionSizes sizes, int sizesIndex) {
+        if (!ranges || annotator != null) {
+            accept(new InstructionRange(source, start, end, count, isa, lastKind, lastCall, lastExecuted, sizes,
+                    (short) sizesIndex));
+            return;
+        }
+        // as InstructionRange.lastAddress
+        long last = count > 0 ? start + (sizes.offset(sizesIndex + count - 1) - sizes.offset(sizesIndex)) : start;
+        try {
+            rangeBytes(source, start, end, count, isa, lastKind, lastExecuted, last);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    @Override
+    public void cycles(int source, long cycles) {
+        try {
+            cyclesBytes(source, cycles);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     /** A {@code "range"} object without annotations. */
     private void rangeBytes(InstructionRange r) throws IOException {
+        rangeBytes(r.source(), r.start(), r.end(), r.count(), r.isa(), r.lastKind(), r.lastExecuted(), r.lastAddress());
+    }
+
+    private void rangeBytes(int source, long start, long end, int count, io.armtrace.trace.Isa isa,
+                            io.armtrace.trace.WaypointKind lastKind, boolean lastExecuted, long last) throws IOException {
         toBytes();
         ListingOutput o = lines;
         int p = o.room(256 + OPTIONAL_MAX);
@@ -458,18 +494,16 @@ public final class JsonlWriter implements ElementSink, ElementVisitor {
         p = ListingOutput.ascii(b, p, B_RANGE);
         if (withSource) {
             p = ListingOutput.ascii(b, p, B_SRC);
-            p = ListingOutput.decimal(b, p, r.source()); // a number even when there is no trace ID (-1)
+            p = ListingOutput.decimal(b, p, source); // a number even when there is no trace ID (-1)
         }
         // from "start" to "last_executed" the object depends on the range alone: kept per range (measured
         // cheaper than making these fields in place, whose constant parts are copied piece by piece)
         RangeBytes kept = rangeFields;
-        long start = r.start();
-        long end = r.end();
-        long shape = RangeBytes.shape(r);
-        long last = r.lastAddress();
+        long shape = RangeBytes.shape(count, isa, lastKind, lastExecuted);
         int e = kept.find(start, end, shape, last);
         if (e < 0) {
-            e = kept.put(start, end, shape, last, fieldBytes, 0, rangeFields(fieldBytes, r));
+            e = kept.put(start, end, shape, last, fieldBytes, 0,
+                    rangeFields(fieldBytes, start, end, count, isa, lastKind, lastExecuted, last));
         }
         p = kept.copy(e, b, p);
         if (timeline != null) {
@@ -482,18 +516,19 @@ public final class JsonlWriter implements ElementSink, ElementVisitor {
     }
 
     /** Writes the fields of a range object from {@code "start"} to {@code "last_executed"} into {@code b}; returns their length. */
-    private static int rangeFields(byte[] b, InstructionRange r) {
+    private static int rangeFields(byte[] b, long start, long end, int count, io.armtrace.trace.Isa isa,
+                                   io.armtrace.trace.WaypointKind lastKind, boolean lastExecuted, long last) {
         int p = ListingOutput.ascii(b, 0, B_START);
-        p = quotedHexShortest(b, p, r.start());
+        p = quotedHexShortest(b, p, start);
         p = ListingOutput.ascii(b, p, B_END);
-        p = quotedHexShortest(b, p, r.end());
+        p = quotedHexShortest(b, p, end);
         p = ListingOutput.ascii(b, p, B_COUNT);
-        p = ListingOutput.decimal(b, p, r.count());
-        p = ListingOutput.ascii(b, p, B_ISA[r.isa().ordinal()]);
+        p = ListingOutput.decimal(b, p, count);
+        p = ListingOutput.ascii(b, p, B_ISA[isa.ordinal()]);
         p = ListingOutput.ascii(b, p, B_LAST);
-        p = quotedHexShortest(b, p, r.lastAddress());
-        p = ListingOutput.ascii(b, p, B_LAST_KIND[r.lastKind().ordinal()]);
-        return ListingOutput.ascii(b, p, r.lastExecuted() ? B_TRUE : B_FALSE);
+        p = quotedHexShortest(b, p, last);
+        p = ListingOutput.ascii(b, p, B_LAST_KIND[lastKind.ordinal()]);
+        return ListingOutput.ascii(b, p, lastExecuted ? B_TRUE : B_FALSE);
     }
 
     /** Where a range object's fields are made before they are kept (and the 8 bytes a hex store may write past). */
@@ -551,19 +586,23 @@ public final class JsonlWriter implements ElementSink, ElementVisitor {
 
     /** A {@code "cycles"} object. */
     private void cyclesBytes(CycleCount c) throws IOException {
+        cyclesBytes(c.source(), c.cycles());
+    }
+
+    private void cyclesBytes(int source, long cycles) throws IOException {
         toBytes();
         ListingOutput o = lines;
         int p = o.room(64 + OPTIONAL_MAX);
         byte[] b = o.buf();
         p = ListingOutput.ascii(b, p, B_CYCLES_TYPE);
         if (withSource) {
-            p = src(b, p, c.source());
+            p = src(b, p, source);
         }
         if (timeline != null) {
             p = time(b, p);
         }
         p = ListingOutput.ascii(b, p, B_COUNT);
-        p = ListingOutput.decimal(b, p, c.cycles());
+        p = ListingOutput.decimal(b, p, cycles);
         o.done(ListingOutput.ascii(b, p, B_END_LINE));
     }
 

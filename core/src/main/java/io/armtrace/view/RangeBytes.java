@@ -1,6 +1,8 @@
 package io.armtrace.view;
 
 import io.armtrace.trace.InstructionRange;
+import io.armtrace.trace.Isa;
+import io.armtrace.trace.WaypointKind;
 
 /**
  * Bytes a listing writer keeps per instruction range (the text of a range line after its columns where it names
@@ -46,8 +48,13 @@ final class RangeBytes {
      * waypoint kind and whether it passed its condition.
      */
     static long shape(InstructionRange r) {
-        return (r.count() & 0xFFFF_FFFFL) | (long) r.isa().ordinal() << 32 | (long) r.lastKind().ordinal() << 38
-                | (r.lastExecuted() ? 1L << 44 : 0) | USED;
+        return shape(r.count(), r.isa(), r.lastKind(), r.lastExecuted());
+    }
+
+    /** As {@link #shape(InstructionRange)}, of a range's fields. */
+    static long shape(int count, Isa isa, WaypointKind lastKind, boolean lastExecuted) {
+        return (count & 0xFFFF_FFFFL) | (long) isa.ordinal() << 32 | (long) lastKind.ordinal() << 38
+                | (lastExecuted ? 1L << 44 : 0) | USED;
     }
 
     /** The entry that holds the range so described, or -1. */

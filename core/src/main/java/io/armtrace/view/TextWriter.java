@@ -380,14 +380,44 @@ public final class TextWriter implements ElementSink, ElementVisitor {
         element.accept(this);
     }
 
+    /**
+     * A range handed over as its fields: the line is made from them where it names no symbol (no element is
+     * made), otherwise as for the element.
+     */
+    @Override
+    public void range(int source, long start, long end, int count, Isa isa, WaypointKind lastKind,
+                      io.armtrace.trace.CallKind lastCall, boolean lastExecuted, io.armtrace.trace.InstructionSizes sizes,
+                      int sizesIndex) {
+        if (header != null || perInstruction || annotator != null || symbolsAvailable) {
+            accept(new InstructionRange(source, start, end, count, isa, lastKind, lastCall, lastExecuted, sizes,
+                    (short) sizesIndex));
+            return;
+        }
+        flushPendingReturn();
+        rangeDirect(source, start, end, count, isa, lastKind, lastExecuted);
+    }
+
+    @Override
+    public void cycles(int source, long cycles) {
+        if (header != null) {
+            writeHeader();
+        }
+        flushPendingReturn();
+        cyclesLine(source, cycles);
+    }
+
     /** {@code cycles N}, in bytes. */
     private void cycles(CycleCount c) {
+        cyclesLine(c.source(), c.cycles());
+    }
+
+    private void cyclesLine(int source, long cycles) {
         ListingOutput o = out;
         int p = o.room(COLUMNS_MAX + 8 + 20 + NEWLINE_BYTES.length);
         byte[] b = o.buf();
-        p = columns(b, p, c.source());
+        p = columns(b, p, source);
         p = ListingOutput.ascii8(b, p, CYCLES, 7);
-        p = ListingOutput.decimal(b, p, c.cycles());
+        p = ListingOutput.decimal(b, p, cycles);
         o.done(newline(b, p));
     }
 
@@ -791,19 +821,23 @@ public final class TextWriter implements ElementSink, ElementVisitor {
      * some MB, whose reads miss the caches on a large program (the SQLite inputs list about 29 K distinct ranges).
      */
     private void rangeDirect(InstructionRange r) {
+        rangeDirect(r.source(), r.start(), r.end(), r.count(), r.isa(), r.lastKind(), r.lastExecuted());
+    }
+
+    private void rangeDirect(int source, long start, long end, int count, Isa isa, WaypointKind lastKind,
+                             boolean lastExecuted) {
         ListingOutput o = out;
         int p = o.room(COLUMNS_MAX + RANGE_LINE_MAX);
         byte[] b = o.buf();
-        p = columns(b, p, r.source());
+        p = columns(b, p, source);
         p = ListingOutput.ascii8(b, p, RANGE_0X, 8);
-        p = ListingOutput.hex8(b, p, r.start());
+        p = ListingOutput.hex8(b, p, start);
         p = ListingOutput.ascii8(b, p, DASH_0X, 3);
-        p = ListingOutput.hex8(b, p, r.end());
-        int count = r.count();
+        p = ListingOutput.hex8(b, p, end);
         int digits = count < 0 ? digits(count) : ListingOutput.decimalDigits(count);
         p = ListingOutput.ascii8(b, p, SPACES, digits < 5 ? 6 - digits : 1); // the count right-aligned in 5 places
         p = ListingOutput.decimal(b, p, count);
-        int t = (r.isa().ordinal() * KINDS + r.lastKind().ordinal()) * 2 + (r.lastExecuted() ? 0 : 1);
+        int t = (isa.ordinal() * KINDS + lastKind.ordinal()) * 2 + (lastExecuted ? 0 : 1);
         o.done(ListingOutput.copy8(b, p, RANGE_TAILS[t], RANGE_TAIL_LENGTHS[t]));
     }
 

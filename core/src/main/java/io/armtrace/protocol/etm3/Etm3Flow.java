@@ -9,7 +9,6 @@ import io.armtrace.isa.RangeSizes;
 import io.armtrace.protocol.etm3.Etm3Packet.Kind;
 import io.armtrace.trace.CallKind;
 import io.armtrace.trace.Context;
-import io.armtrace.trace.CycleCount;
 import io.armtrace.trace.DecodeError;
 import io.armtrace.trace.ElementSink;
 import io.armtrace.trace.ExceptionEntry;
@@ -139,7 +138,7 @@ public final class Etm3Flow implements io.armtrace.protocol.PacketListener<Etm3P
             }
             case CYCLE_COUNT -> {
                 flush();
-                sink.accept(new CycleCount(source, p.cycleCount));
+                sink.cycles(source, p.cycleCount);
             }
             case CONTEXT_ID -> {
                 if (synced && p.contextId != contextId) {
@@ -224,7 +223,7 @@ public final class Etm3Flow implements io.armtrace.protocol.PacketListener<Etm3P
             sink.accept(new TraceOn(source, r, p.offset));
         }
         if (p.hasCycleCount && cycleAccurate) {
-            sink.accept(new CycleCount(source, p.cycleCount));
+            sink.cycles(source, p.cycleCount);
         }
         boolean changed = !contextKnown || p.ns != ns || p.hyp != hyp
                 || (config.contextIdBytes() > 0 && p.contextId != contextId);
@@ -439,7 +438,7 @@ public final class Etm3Flow implements io.armtrace.protocol.PacketListener<Etm3P
             }
         }
         if (cycles > 0 && cycleAccurate) {
-            sink.accept(new CycleCount(source, cycles));
+            sink.cycles(source, cycles);
             cycles = 0;
         }
     }
@@ -447,7 +446,7 @@ public final class Etm3Flow implements io.armtrace.protocol.PacketListener<Etm3P
     private void emitRange(InstructionSizes sizes, short index) {
         // a waypoint ends its block: the range's last instruction is then the last of the block it is in
         CallKind call = rKind != WaypointKind.NONE ? segBlock.call() : CallKind.NONE;
-        sink.accept(new InstructionRange(source, rStart, rEnd, rCount, rIsa, rKind, call, rExecuted, sizes, index));
+        sink.range(source, rStart, rEnd, rCount, rIsa, rKind, call, rExecuted, sizes, index);
     }
 
     // ---------------------------------------------------------------- branch packets (IHI 0014Q 7.3.5)

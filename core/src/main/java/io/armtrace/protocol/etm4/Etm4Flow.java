@@ -10,7 +10,6 @@ import io.armtrace.isa.Profile;
 import io.armtrace.isa.RangeSizes;
 import io.armtrace.trace.CallKind;
 import io.armtrace.trace.Context;
-import io.armtrace.trace.CycleCount;
 import io.armtrace.trace.DecodeError;
 import io.armtrace.trace.ElementSink;
 import io.armtrace.trace.Event;
@@ -275,7 +274,7 @@ public final class Etm4Flow implements Etm4ElementListener {
             case SOURCE_ADDRESS -> sourceAddress(e);
             case PE_RESET -> sink.accept(new ExceptionEntry(source, 0, "PE reset", -1, false));
             case TIMESTAMP -> sink.accept(new Timestamp(source, e.timestamp, e.cycles));
-            case CYCLE_COUNT -> sink.accept(new CycleCount(source, e.cycles));
+            case CYCLE_COUNT -> sink.cycles(source, e.cycles);
             case EVENT -> {
                 for (int b = 0; b < 4; b++) {
                     if ((e.events >> b & 1) != 0) {
@@ -535,8 +534,7 @@ public final class Etm4Flow implements Etm4ElementListener {
     private void emit(long start, long end, Isa rangeIsa, WaypointKind kind, CallKind call, boolean executed) {
         int n = sizes.count();
         instructions += n;
-        sink.accept(new InstructionRange(source, start, end, n, rangeIsa, kind, call, executed, sizes.sizes(),
-                sizes.index()));
+        sink.range(source, start, end, n, rangeIsa, kind, call, executed, sizes.sizes(), sizes.index());
         sizes.clear();
     }
 

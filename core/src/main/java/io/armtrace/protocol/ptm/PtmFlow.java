@@ -8,13 +8,11 @@ import io.armtrace.isa.Profile;
 import io.armtrace.isa.RangeSizes;
 import io.armtrace.trace.CallKind;
 import io.armtrace.trace.Context;
-import io.armtrace.trace.CycleCount;
 import io.armtrace.trace.DecodeError;
 import io.armtrace.trace.ElementSink;
 import io.armtrace.trace.ExceptionEntry;
 import io.armtrace.trace.ExceptionReturn;
 import io.armtrace.trace.Gap;
-import io.armtrace.trace.InstructionRange;
 import io.armtrace.trace.Isa;
 import io.armtrace.trace.NoImage;
 import io.armtrace.trace.Timestamp;
@@ -184,7 +182,7 @@ public final class PtmFlow implements io.armtrace.protocol.PacketListener<PtmPac
 
     private void cycles(PtmPacket k) {
         if (k.cycles >= 0) {
-            sink.accept(new CycleCount(source, k.cycles));
+            sink.cycles(source, k.cycles);
         }
     }
 
@@ -384,15 +382,13 @@ public final class PtmFlow implements io.armtrace.protocol.PacketListener<PtmPac
         // b.call() whatever kind the range is given: that is b's own kind, or EXCEPTION_CALL or NONE for a
         // block that ends with an exception call or no waypoint, whose call kind is NONE.
         // From addr as the packets gave it (the block's start is the same address, aligned to the state).
-        sink.accept(new InstructionRange(source, addr, b.nextAddress(), b.count(), isa, kind, b.call(), executed,
-                b.sizes(), (short) 0));
+        sink.range(source, addr, b.nextAddress(), b.count(), isa, kind, b.call(), executed, b.sizes(), 0);
     }
 
     /** The range a waypoint update walked, its sizes collected in {@link #updateSizes}. */
     private void emitRange(long start, long end, int count, WaypointKind kind, CallKind call, boolean executed) {
         instructions += count;
-        sink.accept(new InstructionRange(source, start, end, count, isa, kind, call, executed,
-                updateSizes.sizes(), updateSizes.index()));
+        sink.range(source, start, end, count, isa, kind, call, executed, updateSizes.sizes(), updateSizes.index());
         updateSizes.clear();
     }
 
