@@ -36,6 +36,11 @@ public final class EncodingWriter extends Writer {
     private char leftover;
     private boolean haveLeftover;
     private boolean closed;
+    /**
+     * The buffer's length while a line may be written straight into it (open, no high surrogate waiting), else 0:
+     * {@link #room} then checks one bound only.
+     */
+    private int fastLimit;
 
     public EncodingWriter(OutputStream out, Charset charset, int bufferSize) {
         this.out = out;
@@ -46,6 +51,7 @@ public final class EncodingWriter extends Writer {
         this.utf8 = charset.equals(StandardCharsets.UTF_8);
         this.buf = new byte[Math.max(bufferSize, 64)];
         this.bytes = ByteBuffer.wrap(buf);
+        this.fastLimit = buf.length;
     }
 
     /** UTF-8 with a 64 KiB buffer. */
@@ -107,9 +113,14 @@ public final class EncodingWriter extends Writer {
      * now (ASCII follows) and is replaced, as the encoder would.
      */
     int room(int n) throws IOException {
+        int p = pos;
+        if (n <= fastLimit - p) {
+            return p;
+        }
         ensureOpen();
         if (haveLeftover) {
             haveLeftover = false;
+            fastLimit = closed ? 0 : buf.length;
             encode(CharBuffer.wrap(new char[] {leftover}), true);
             encoder.reset();
         }
@@ -252,6 +263,7 @@ public final class EncodingWriter extends Writer {
             if (runEnd == end) {
                 leftover = c;
                 haveLeftover = true;
+                fastLimit = 0;
             } else {
                 encode(CharBuffer.wrap(new char[] {c}), true);
                 encoder.reset();
@@ -263,6 +275,7 @@ public final class EncodingWriter extends Writer {
     /** The last write ended in a high surrogate: encodes it together with {@code next}, the next character. */
     private int joinLeftover(char next, int i, int end) throws IOException {
         haveLeftover = false;
+        fastLimit = closed ? 0 : buf.length;
         CharBuffer pair = CharBuffer.wrap(new char[] {leftover, next});
         encode(pair, false);
         if (pair.remaining() == 2) {
@@ -274,6 +287,7 @@ public final class EncodingWriter extends Writer {
             if (i + 1 == end) {
                 leftover = pair.get();
                 haveLeftover = true;
+                fastLimit = 0;
                 return end;
             }
             return i; // encode it again with what follows
@@ -339,12 +353,14 @@ public final class EncodingWriter extends Writer {
         try {
             if (haveLeftover) {
                 haveLeftover = false;
+                fastLimit = closed ? 0 : buf.length;
                 encode(CharBuffer.wrap(new char[] {leftover}), true);
             }
             flushBuffer();
             out.flush();
         } finally {
             closed = true;
+            fastLimit = 0;
             out.close();
         }
     }

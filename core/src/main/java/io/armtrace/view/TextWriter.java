@@ -834,11 +834,31 @@ public final class TextWriter implements ElementSink, ElementVisitor {
         p = ListingOutput.hex8(b, p, start);
         p = ListingOutput.ascii8(b, p, DASH_0X, 3);
         p = ListingOutput.hex8(b, p, end);
-        int digits = count < 0 ? digits(count) : ListingOutput.decimalDigits(count);
-        p = ListingOutput.ascii8(b, p, SPACES, digits < 5 ? 6 - digits : 1); // the count right-aligned in 5 places
-        p = ListingOutput.decimal(b, p, count);
+        if (count >= 0 && count < 100_000) {
+            p = ListingOutput.ascii8(b, p, countField(count), 6);
+        } else {
+            int digits = count < 0 ? digits(count) : ListingOutput.decimalDigits(count);
+            p = ListingOutput.ascii8(b, p, SPACES, digits < 5 ? 6 - digits : 1); // the count right-aligned in 5 places
+            p = ListingOutput.decimal(b, p, count);
+        }
         int t = (isa.ordinal() * KINDS + lastKind.ordinal()) * 2 + (lastExecuted ? 0 : 1);
         o.done(ListingOutput.copy8(b, p, RANGE_TAILS[t], RANGE_TAIL_LENGTHS[t]));
+    }
+
+    /**
+     * A space and {@code count} (0 to 99999) right-aligned in 5 places, as six ASCII bytes in address order from the
+     * lowest byte of a long: made in a register, stored at once.
+     */
+    static long countField(int count) {
+        long x = SPACES;
+        int shift = 40;
+        do {
+            int q = count / 10;
+            x = x & ~(0xFFL << shift) | (long) ('0' + count - q * 10) << shift;
+            count = q;
+            shift -= 8;
+        } while (count != 0);
+        return x;
     }
 
     private static final long RANGE_0X = ListingOutput.asciiLong("range 0x");

@@ -546,6 +546,22 @@ class ListingBytesTest {
     }
 
     /** Digits made in place against the JDK's. */
+    /** Every count a range line makes in a register: a space and the count right-aligned in five places. */
+    @Test
+    void rangeCountFieldIsThatOfStringFormat() {
+        for (int count = 0; count < 100_000; count++) {
+            long x = TextWriter.countField(count);
+            byte[] b = new byte[6];
+            for (int i = 0; i < 6; i++) {
+                b[i] = (byte) (x >>> (8 * i));
+            }
+            String expected = String.format(" %5d", count);
+            if (!new String(b, StandardCharsets.US_ASCII).equals(expected)) {
+                assertThat(new String(b, StandardCharsets.US_ASCII)).as("count " + count).isEqualTo(expected);
+            }
+        }
+    }
+
     @Test
     void digitsAreTheJdks() {
         SplittableRandom rnd = new SplittableRandom(SEED + 3);
