@@ -6,6 +6,7 @@ import com.fasterxml.jackson.core.io.SerializedString;
 import com.fasterxml.jackson.core.util.MinimalPrettyPrinter;
 import io.armtrace.image.ProgramImage;
 import io.armtrace.trace.Context;
+import io.armtrace.trace.ProcessorMode;
 import io.armtrace.trace.CycleCount;
 import io.armtrace.trace.DataTrace;
 import io.armtrace.trace.DecodeError;
@@ -726,6 +727,9 @@ public final class JsonlWriter implements ElementSink, ElementVisitor {
             }
             if (c.aarch64()) {
                 g.writeBooleanField("aarch64", true);
+            }
+            if (c.mode() != ProcessorMode.NONE) {
+                g.writeStringField("mode", c.mode() == ProcessorMode.THREAD ? "thread" : "handler");
             }
             endLine();
         } catch (IOException e) {

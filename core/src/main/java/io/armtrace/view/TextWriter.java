@@ -5,6 +5,7 @@ import io.armtrace.isa.disasm.Disassembler;
 import io.armtrace.isa.disasm.DisassemblyCache;
 import io.armtrace.isa.Profile;
 import io.armtrace.trace.Context;
+import io.armtrace.trace.ProcessorMode;
 import io.armtrace.trace.CycleCount;
 import io.armtrace.trace.DataTrace;
 import io.armtrace.trace.DecodeError;
@@ -574,6 +575,9 @@ public final class TextWriter implements ElementSink, ElementVisitor {
         }
         if (c.hyp()) {
             line.append(" hyp");
+        }
+        if (c.mode() != ProcessorMode.NONE) {
+            line.append(c.mode() == ProcessorMode.THREAD ? " Thread mode" : " Handler mode");
         }
         emit();
     }

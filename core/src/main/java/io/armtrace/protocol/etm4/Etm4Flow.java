@@ -10,6 +10,7 @@ import io.armtrace.isa.Profile;
 import io.armtrace.isa.RangeSizes;
 import io.armtrace.trace.CallKind;
 import io.armtrace.trace.Context;
+import io.armtrace.trace.ProcessorMode;
 import io.armtrace.trace.CycleCount;
 import io.armtrace.trace.DecodeError;
 import io.armtrace.trace.ElementSink;
@@ -363,6 +364,14 @@ public final class Etm4Flow implements Etm4ElementListener {
         selectMemory(e.offset);
         SecurityState s = nse ? (nonSecure ? SecurityState.REALM : SecurityState.ROOT)
                 : nonSecure ? SecurityState.NON_SECURE : SecurityState.SECURE;
+        if (mProfile) {
+            // An M-profile core has no exception levels: its ETMv4 unit traces Thread mode as level 0 and Handler
+            // mode as level 3 (ETM-M33 TRM, TRCIDR3.EXLEVEL_S 0b1001: "Thread and Handler"); the other levels
+            // say nothing an M-profile user knows, so the mode is left unknown for them.
+            ProcessorMode mode = el == 0 ? ProcessorMode.THREAD : el == 3 ? ProcessorMode.HANDLER : ProcessorMode.NONE;
+            sink.accept(new Context(source, contextId, vmid, s, -1, false, false, mode));
+            return;
+        }
         sink.accept(new Context(source, contextId, vmid, s, el, aarch64, !aarch64 && el == 2));
     }
 
