@@ -614,6 +614,7 @@ public final class Etm4Encoder {
                 returning = false;
                 flushQ();
                 atom(true);
+                sinceP0 = 0; // the atom is the P0 element a Q element after it counts from
                 flushAtoms();
                 out.write(0x07);
                 address(target, isa, false);

@@ -559,9 +559,11 @@ public final class Etm4Flow implements Etm4ElementListener {
             needAddrElem = false;
             haveAddr = true;
             tinfoWait = false;
-        } else {
+        } else if (!(mProfile && ret == 0xFFFFFFFEL)) {
             popIfPending(e.offset);
         }
+        // a tail chain: the handler's return before it went nowhere (the return stack predicted nothing), the
+        // handler's address comes next
         boolean tailChain = mProfile && ret == 0xFFFFFFFEL;
         if (haveAddr && !tailChain && Long.compareUnsigned(addr, ret) < 0) {
             walkTo(ret, e.offset);
