@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Compares OpenCSD's decode of an M-profile (T32) ETMv4 trace with the execution record it was made from.
 
-usage: compare_m.py [--q] OPENCSD_OUTPUT EXECUTION
+usage: compare_m.py [--q] [--timed THRESHOLD] OPENCSD_OUTPUT EXECUTION
 
 OpenCSD's OCSD_GEN_TRC_ELEM_INSTR_RANGE elements are laid over the record's instruction steps ("I <address> T32
 <size> <E|N>" lines), in order: a range of n instructions from S to E must be the record's next n steps, the
@@ -15,7 +15,11 @@ OpenCSD 1.3.3 does not know M-profile tail-chaining: for the Exception packet at
 end of the handler's return instruction towards that address and gives a range and an ADDR_NACC that no
 instruction ran. Those (a range and an ADDR_NACC at the packet index of such an exception) are counted and left
 out. With --q (a trace with Q elements) OpenCSD's OCSD_GEN_TRC_ELEM_I_RANGE_NOPATH elements, the Q elements whose
-way it does not walk, stand for their number of the record's steps, the first at their address. Prints the
+way it does not walk, stand for their number of the record's steps, the first at their address. With --timed
+(armtrace's encoder with --cycle-accurate=on --cycle-threshold=THRESHOLD --timestamps=on, whose clock is one
+cycle an instruction) each OCSD_GEN_TRC_ELEM_TIMESTAMP must be the number of the record's instructions OpenCSD
+gave before it, each OCSD_GEN_TRC_ELEM_CYCLE_COUNT at least the threshold and at most 4095, and all cycle counts
+together at most the instructions. Prints the
 counts; exit 0 when all holds, 1 otherwise.
 """
 import gzip
@@ -27,6 +31,8 @@ RANGE = re.compile(r"^Idx:(\d+);.*OCSD_GEN_TRC_ELEM_INSTR_RANGE\(exec range=0x([
 NACC = re.compile(r"^Idx:(\d+);.*OCSD_GEN_TRC_ELEM_ADDR_NACC")
 EXCEPTION = re.compile(r"^Idx:(\d+);.*OCSD_GEN_TRC_ELEM_EXCEPTION\(pref ret addr:0x([0-9a-fA-F]+)[^;]*; "
                        r"excep num \(0x([0-9a-fA-F]+)\)")
+TIMESTAMP = re.compile(r"OCSD_GEN_TRC_ELEM_TIMESTAMP\( \[ TS=0x([0-9a-fA-F]+)\];\s*\[CC=(\d+)\]")
+CYCLES = re.compile(r"OCSD_GEN_TRC_ELEM_CYCLE_COUNT\( \[CC=(\d+)\]")
 NOPATH = re.compile(r"^Idx:(\d+);.*OCSD_GEN_TRC_ELEM_I_RANGE_NOPATH\(first 0x([0-9a-fA-F]+):\[next 0x([0-9a-fA-F]+)\] "
                     r"num_i\((\d+)\)")
 TAIL_CHAIN = 0xFFFFFFFE
@@ -64,6 +70,10 @@ def main():
     q_mode = args[0] == "--q"
     if q_mode:
         args = args[1:]
+    threshold = None
+    if args[0] == "--timed":
+        threshold = int(args[1])
+        args = args[2:]
     ocsd, rec = args[0], args[1]
     steps, want_exceptions = record(rec)
     lines = open(ocsd, errors="replace").read().splitlines()
@@ -75,6 +85,7 @@ def main():
     pos = 0
     problems = []
     ranges = skipped = counted = counts = 0
+    timestamps = cycle_counts = cycle_total = 0
     exceptions = []
     for line in lines:
         m = RANGE.search(line)
@@ -100,6 +111,21 @@ def main():
                     problems.append(f"range 0x{start:x}-0x{end:x} ends at 0x{a:x} in the record")
             if len(problems) > 5:
                 break
+            continue
+        m = TIMESTAMP.search(line) if threshold is not None else None
+        if m:
+            timestamps += 1
+            cycle_total += int(m.group(2))
+            if int(m.group(1), 16) != pos:
+                problems.append(f"timestamp {int(m.group(1), 16)} after {pos} of the record's instructions")
+            continue
+        m = CYCLES.search(line) if threshold is not None else None
+        if m:
+            n = int(m.group(1))
+            cycle_counts += 1
+            cycle_total += n
+            if not threshold <= n <= 4095:
+                problems.append(f"cycle count {n} outside {threshold}-4095")
             continue
         m = NOPATH.search(line) if q_mode else None
         if m:
@@ -128,10 +154,17 @@ def main():
         problems.append(f"exceptions differ: OpenCSD {len(exceptions)}, record {len(want_exceptions)}; first "
                         + str(next(((i, a, b) for i, (a, b) in enumerate(zip(exceptions, want_exceptions)) if a != b),
                                    "length")))
+    if threshold is not None:
+        if timestamps == 0 or cycle_counts == 0:
+            problems.append(f"{timestamps} timestamps and {cycle_counts} cycle counts")
+        if cycle_total > len(steps):
+            problems.append(f"the cycle counts add up to {cycle_total}, more than the {len(steps)} instructions")
     tails = sum(1 for e in want_exceptions if e[1] == TAIL_CHAIN)
     summary = (f"{pos} of {len(steps)} instructions in {ranges} ranges, {len(exceptions)} exceptions "
                f"({tails} tail-chained; {skipped} OpenCSD ranges walked towards 0xFFFFFFFE left out)"
-               + (f"; {counted} of the instructions in {counts} Q elements OpenCSD gives as counts" if q_mode else ""))
+               + (f"; {counted} of the instructions in {counts} Q elements OpenCSD gives as counts" if q_mode else "")
+               + (f"; {timestamps} timestamps, each the instructions before it, and {cycle_counts} cycle counts "
+                  f"({cycle_total} cycles)" if threshold is not None else ""))
     if problems:
         print(summary + ": " + "; ".join(problems[:5]))
         return 1

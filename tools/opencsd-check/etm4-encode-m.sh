@@ -55,7 +55,7 @@ for path in "${progs[@]}"; do
   for opts in "" "--exact-match=off --sync-period=64" "--return-stack=on" "--q-elements=1" "--q-elements=3" \
       "--cycle-accurate=on --cycle-threshold=7 --timestamps=on"; do
     q=""
-    case "$opts" in *q-elements*) q="--q" ;; esac
+    case "$opts" in *q-elements*) q="--q" ;; *cycle-threshold=7*) q="--timed 7" ;; esac
     snap="$work/snap"
     rm -rf "$snap" "$work/ocsd.ppl"
     # shellcheck disable=SC2086
@@ -73,6 +73,7 @@ for path in "${progs[@]}"; do
       status=1
       continue
     fi
+    # shellcheck disable=SC2086
     if result=$(python3 tools/opencsd-check/compare_m.py $q "$work/ocsd.ppl" "$path.exec.gz"); then
       echo "etm4-encode-m.sh: $prog $opts: exact: $result"
     else
