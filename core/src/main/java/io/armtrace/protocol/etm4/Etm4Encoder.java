@@ -525,12 +525,7 @@ public final class Etm4Encoder {
                 address(a, isa, contextChanged);
             } else if (needAddress || a != expectedNext) {
                 // trace resumes after code that is not traced (or a discontinuity the record does not explain)
-                flushAtoms();
-                out.write(0x04); // Trace On
-                timestamp();
-                sinceP0 = 0;
-                stackSize = 0; // a decoder empties its return stack where trace restarts (OpenCSD does)
-                address(a, isa, true);
+                restart(a, isa);
             } else if (atRangeStart && out.size() - lastSync >= syncPeriod) {
                 sync(a, isa, false);
             }
@@ -583,6 +578,16 @@ public final class Etm4Encoder {
             }
         }
 
+        /** Trace On and the address and context of {@code a}, where trace resumes after a discontinuity. */
+        private void restart(long a, Isa isa) {
+            flushAtoms();
+            out.write(0x04); // Trace On
+            timestamp();
+            sinceP0 = 0;
+            stackSize = 0; // a decoder empties its return stack where trace restarts (OpenCSD does)
+            address(a, isa, true);
+        }
+
         /** The executed P0 instruction at pAddr went to {@code target}, an instruction of {@code isa}. */
         private void resolve(long target, Isa isa) {
             pending = false;
@@ -590,11 +595,18 @@ public final class Etm4Encoder {
             atRangeStart = true;
             if (pKind == WaypointKind.BARRIER) {
                 p0(true, target, isa); // ISB: an E atom, execution goes on at the next instruction
+                if (target != pReturn) {
+                    restart(target, isa); // it did not: a discontinuity the record does not explain
+                }
                 return;
             }
             if (pKind == WaypointKind.DIRECT_BRANCH) {
                 if (target != pTarget) {
                     p0(false, target, isa); // CBZ, CBNZ, TBZ, TBNZ that did not branch
+                    if (target != pReturn) {
+                        // nor went on to the next instruction: a discontinuity the record does not explain
+                        restart(target, isa);
+                    }
                     return;
                 }
                 p0(true, target, isa);
