@@ -58,7 +58,7 @@ public final class Etm4Encoder {
             io.armtrace.protocol.EncodeOption.EL, "default: the record's, else 0",
             io.armtrace.protocol.EncodeOption.SECURITY, "default: the record's, else non-secure",
             io.armtrace.protocol.EncodeOption.PROFILE,
-            "AR: A64, A32 and T32 code of A and R profile cores; M (etm4 only): T32 code of an Armv8-M core, with --exact-match, --sync-period, --trace-id, --security",
+            "AR: A64, A32 and T32 code of A and R profile cores; M (etm4 only): T32 code of an Armv8-M core, without context IDs, VMIDs or branch broadcast",
             io.armtrace.protocol.EncodeOption.BRANCH_BROADCAST, "TRCCONFIGR.BB, default off; not with the return stack or Q elements",
             io.armtrace.protocol.EncodeOption.BRANCH_BROADCAST_RANGE, "default: every branch",
             io.armtrace.protocol.EncodeOption.UNIT, "default a; ETE: only a",
