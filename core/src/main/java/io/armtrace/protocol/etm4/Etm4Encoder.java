@@ -421,13 +421,6 @@ public final class Etm4Encoder {
         private int tracedEl = -1;
         // the instruction set of the code being traced (its state, AArch64 or AArch32, is in the context packet)
         private Isa curIsa = Isa.A64;
-
-        // M profile: the preferred return addresses of the exceptions entered and not yet returned from (innermost
-        // last; past 256, no core nests so deep, the oldest is forgotten), and whether the pending P0 instruction is
-        // an exception return
-        private final long[] open = new long[256];
-        private int depth;
-        private boolean returning;
         private boolean tracedAarch64 = true;
         private long expectedNext = -1;
         private boolean atRangeStart;
@@ -443,6 +436,13 @@ public final class Etm4Encoder {
         private Isa pTargetIsa;
         private long pReturn;
         private Isa pIsa;
+
+        // M profile: the preferred return addresses of the exceptions entered and not yet returned from (innermost
+        // last; past 256, no core nests so deep, the oldest is forgotten), and whether the pending P0 instruction is
+        // an exception return
+        private final long[] open = new long[256];
+        private int depth;
+        private boolean returning;
 
         private final long[] stack = new long[15];
         private final Isa[] stackIsa = new Isa[15];
