@@ -144,6 +144,7 @@ opencsd_run() { # INPUT MODE REPEAT
   images=$(sed -n 2p "$dir/opencsd.args")
   (cd "$dir" && "$work/opencsd_null" "$2" "$proto" "$trace" "$idr" "$cr" "$ccer" "$id" "$3" $images)
 }
+mb() { awk -v b="$1" 'BEGIN { r = b / 1e6; printf (r < 10 ? "%.2f" : "%.0f"), r }'; }   # size column: cc1 is 0.97
 mbs() { awk -v b="$1" -v s="$2" 'BEGIN { r = b / s / 1e6; printf (r < 100 ? "%.1f" : "%.0f"), r }'; }
 mis() { awk -v n="$1" -v s="$2" 'BEGIN { printf "%.1f", n / s / 1e6 }'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1fx", b / a }'; }
@@ -161,7 +162,7 @@ listing_rows() { # INPUT DECODE_SECONDS INSN_PER_BYTE
     say "  $input $name: armtrace..."
     t=$(armtrace_run measure "$work/in/$input" $mode "$(( REPEAT < 3 ? REPEAT : 3 ))") # gigabytes of text per run
     bytes=$(field bytes "$t")
-    rows+=("| $input | $name | $((bytes / 1000000)) | - | $(mbs "$bytes" "$(field $tkey "$t")") | - | $(mis "$(field instructions "$t")" "$(field $tkey "$t")") | $(awk -v t="$(field $tkey "$t")" -v d="$ta" 'BEGIN { printf "%.1fx decode time", t / d }') | $per | - / $(field instructions "$t") |")
+    rows+=("| $input | $name | $(mb "$bytes") | - | $(mbs "$bytes" "$(field $tkey "$t")") | - | $(mis "$(field instructions "$t")" "$(field $tkey "$t")") | $(awk -v t="$(field $tkey "$t")" -v d="$ta" 'BEGIN { printf "%.1fx decode time", t / d }') | $per | - / $(field instructions "$t") |")
   done
 }
 # packets, full decode and text listing of one input; the instructions per trace byte (from the decode)
@@ -190,10 +191,10 @@ measure_input() { # INPUT
     fi
     ta=$(field $tkey "$a"); to=$(field $tkey "$o")
     if [ "$mode" = packets ]; then
-      rowp="| $input | packets | $((bytes / 1000000)) | $(mbs "$bytes" "$to") | $(mbs "$bytes" "$ta") | - | - | $(ratio "$ta" "$to") | @IPB@ | $co / $ca |"
+      rowp="| $input | packets | $(mb "$bytes") | $(mbs "$bytes" "$to") | $(mbs "$bytes" "$ta") | - | - | $(ratio "$ta" "$to") | @IPB@ | $co / $ca |"
     else
       per=$(ipb "$ca" "$bytes")
-      rowd="| $input | decode | $((bytes / 1000000)) | $(mbs "$bytes" "$to") | $(mbs "$bytes" "$ta") | $(mis "$co" "$to") | $(mis "$ca" "$ta") | $(ratio "$ta" "$to") | $per | $co / $ca |"
+      rowd="| $input | decode | $(mb "$bytes") | $(mbs "$bytes" "$to") | $(mbs "$bytes" "$ta") | $(mis "$co" "$to") | $(mis "$ca" "$ta") | $(ratio "$ta" "$to") | $per | $co / $ca |"
     fi
   done
   rows+=("${rowp/@IPB@/$per}" "$rowd")
@@ -212,7 +213,7 @@ measure_decode() { # INPUT [listings]
   ca=$(field instructions "$a"); co=$(field instructions "$o")
   [ "$ca" = "$co" ] || { say "MISMATCH: $input decode: armtrace instructions=$ca, OpenCSD instructions=$co"; failed=1; }
   ta=$(field $tkey "$a"); to=$(field $tkey "$o")
-  rows+=("| $input | decode | $((bytes / 1000000)) | $(mbs "$bytes" "$to") | $(mbs "$bytes" "$ta") | $(mis "$co" "$to") | $(mis "$ca" "$ta") | $(ratio "$ta" "$to") | $(ipb "$ca" "$bytes") | $co / $ca |")
+  rows+=("| $input | decode | $(mb "$bytes") | $(mbs "$bytes" "$to") | $(mbs "$bytes" "$ta") | $(mis "$co" "$to") | $(mis "$ca" "$ta") | $(ratio "$ta" "$to") | $(ipb "$ca" "$bytes") | $co / $ca |")
   [ "${2:-}" = listings ] && listing_rows "$input" "$ta" "$(ipb "$ca" "$bytes")"
   return 0
 }
@@ -242,7 +243,7 @@ if wanted etm4-a64 && [ "${ETMV4:-1}" = 1 ] && command -v aarch64-linux-gnu-gcc 
   bytes=$(field bytes "$a"); ca=$(field packets "$a"); co=$(field packets "$o")
   [ "$ca" = "$co" ] || { say "MISMATCH: etm4-a64 packets: armtrace $ca, OpenCSD $co"; failed=1; }
   per=$(sed -n 's/^instructions per trace byte: //p' "$work/in/etm4-a64/input.txt")
-  rows+=("| etm4-a64 | packets | $((bytes / 1000000)) | $(mbs "$bytes" "$(field $tkey "$o")") | $(mbs "$bytes" "$(field $tkey "$a")") | - | - | $(ratio "$(field $tkey "$a")" "$(field $tkey "$o")") | $per | $co / $ca |")
+  rows+=("| etm4-a64 | packets | $(mb "$bytes") | $(mbs "$bytes" "$(field $tkey "$o")") | $(mbs "$bytes" "$(field $tkey "$a")") | - | - | $(ratio "$(field $tkey "$a")" "$(field $tkey "$o")") | $per | $co / $ca |")
   measure_decode etm4-a64
   notes+=("etm4-a64: $(tr '\n' ';' < "$work/in/etm4-a64/input.txt")")
 fi
