@@ -83,6 +83,9 @@ final class RangeBytes {
         }
         int first = set(start, end, shape);
         int e = first + (1 - recent[first >>> 1]);
+        if (keys[(first << 2) + 2] == 0) {
+            e = first; // an empty set: its first way, which a lookup tries first
+        }
         recent[first >>> 1] = (byte) (e - first);
         int i = e << 2;
         keys[i] = start;
