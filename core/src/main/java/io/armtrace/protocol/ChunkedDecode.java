@@ -203,7 +203,11 @@ public final class ChunkedDecode {
         private final long spillBytes;
         private final Path directory;
         private final List<byte[]> blocks = new ArrayList<>();
+        /** The bytes held in each block but the last, which holds {@link #used}. */
+        private int[] lengths = new int[16];
         private int used;
+        /** Whether {@link #write} may add to the last block: not to one taken whole ({@link #keep}). */
+        private boolean lastOpen;
         private long size;
         private Path file;
         private java.io.OutputStream fileOut;
@@ -255,13 +259,13 @@ public final class ChunkedDecode {
                 return;
             }
             while (len > 0) {
-                if (blocks.isEmpty() || used == blocks.get(blocks.size() - 1).length) {
+                if (blocks.isEmpty() || !lastOpen || used == blocks.get(blocks.size() - 1).length) {
                     // blocks of a megabyte past the first: the garbage collector allocates arrays that large
                     // outside the young generation and never copies them while they live
                     int blockSize = blocks.isEmpty() || spillBytes < (8L << 20) ? 1 << 16 : 1 << 20;
                     byte[] fresh = spare == null ? null : spare.take(blockSize);
-                    blocks.add(fresh != null ? fresh : new byte[blockSize]);
-                    used = 0;
+                    add(fresh != null ? fresh : new byte[blockSize], 0);
+                    lastOpen = true;
                 }
                 byte[] block = blocks.get(blocks.size() - 1);
                 int n = Math.min(len, block.length - used);
@@ -272,6 +276,41 @@ public final class ChunkedDecode {
             }
         }
 
+        /** Appends {@code block}, holding {@code length} bytes, as the last block. */
+        private void add(byte[] block, int length) {
+            int last = blocks.size() - 1;
+            if (last >= 0) {
+                if (last == lengths.length) {
+                    lengths = Arrays.copyOf(lengths, 2 * lengths.length);
+                }
+                lengths[last] = used;
+            }
+            blocks.add(block);
+            used = length;
+        }
+
+        /** The bytes block {@code i} holds. */
+        private int lengthOf(int i) {
+            return i == blocks.size() - 1 ? used : lengths[i];
+        }
+
+        /**
+         * Takes the first {@code length} bytes of {@code full} as the next bytes, keeping the array itself when it is
+         * kept in memory and at least half full; returns the buffer the caller fills next: a spare one of the same
+         * size, a new one, or {@code full} when its bytes were copied (into the file, or into the last block).
+         */
+        byte[] keep(byte[] full, int length) throws IOException {
+            if (length < full.length / 2 || file != null || size + length > spillBytes) {
+                write(full, 0, length);
+                return full;
+            }
+            size += length;
+            add(full, length);
+            lastOpen = false;
+            byte[] next = spare == null ? null : spare.take(full.length);
+            return next != null ? next : new byte[full.length];
+        }
+
         private void spill() throws IOException {
             try {
                 file = directory == null ? Files.createTempFile("armtrace-chunk", ".part")
@@ -280,7 +319,7 @@ public final class ChunkedDecode {
                 installCleanup();
                 fileOut = new java.io.BufferedOutputStream(Files.newOutputStream(file), 1 << 16);
                 for (int i = 0; i < blocks.size(); i++) {
-                    fileOut.write(blocks.get(i), 0, i == blocks.size() - 1 ? used : blocks.get(i).length);
+                    fileOut.write(blocks.get(i), 0, lengthOf(i));
                 }
             } catch (IOException e) {
                 throw failure = new TemporaryFileFailure(e);
@@ -294,6 +333,7 @@ public final class ChunkedDecode {
                 spare.give(blocks);
             }
             blocks.clear();
+            used = 0;
         }
 
         @Override
@@ -316,8 +356,7 @@ public final class ChunkedDecode {
             }
             List<java.io.InputStream> parts = new ArrayList<>();
             for (int i = 0; i < blocks.size(); i++) {
-                parts.add(new java.io.ByteArrayInputStream(blocks.get(i), 0,
-                        i == blocks.size() - 1 ? used : blocks.get(i).length));
+                parts.add(new java.io.ByteArrayInputStream(blocks.get(i), 0, lengthOf(i)));
             }
             return new java.io.SequenceInputStream(java.util.Collections.enumeration(parts));
         }
@@ -342,7 +381,7 @@ public final class ChunkedDecode {
             if (file == null) {
                 long at = 0;
                 for (int i = 0; i < blocks.size() && at < to; i++) {
-                    int len = i == blocks.size() - 1 ? used : blocks.get(i).length;
+                    int len = lengthOf(i);
                     long lo = Math.max(from, at);
                     long hi = Math.min(to, at + len);
                     if (hi > lo) {
@@ -595,7 +634,7 @@ public final class ChunkedDecode {
      * before its seam are dropped) written straight to the output. Also where the chunk's decoder marks, at its
      * first sync points, how many bytes and listed elements it had written, for the seam with the chunk before.
      */
-    private final class Piece extends java.io.OutputStream {
+    private final class Piece extends java.io.OutputStream implements PieceFormat.BufferTaker {
         private final Spool spool = new Spool(spillBytes, tempDir, spareBlocks);
         private java.io.OutputStream direct;
         private long position;
@@ -629,6 +668,24 @@ public final class ChunkedDecode {
                 } else {
                     spool.write(b, off, len);
                 }
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+
+        /** A formatter's full buffer: written out by the head, kept whole by a piece that waits for its turn. */
+        @Override
+        public synchronized byte[] take(byte[] full, int length) {
+            if (deleted) {
+                return full;
+            }
+            position += length;
+            try {
+                if (direct != null) {
+                    direct.write(full, 0, length);
+                    return full;
+                }
+                return spool.keep(full, length);
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }

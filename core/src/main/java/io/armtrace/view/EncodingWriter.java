@@ -29,8 +29,9 @@ public final class EncodingWriter extends Writer {
     private final CharsetEncoder encoder;
     private final boolean asciiAsItself;
     private final boolean utf8;
-    private final byte[] buf;
-    private final ByteBuffer bytes;
+    /** Not final: a {@link io.armtrace.trace.PieceFormat.BufferTaker} stream takes it and gives back another. */
+    private byte[] buf;
+    private ByteBuffer bytes;
     private int pos;
     /** A high surrogate that ended the last write: its pair may start the next. */
     private char leftover;
@@ -149,8 +150,8 @@ public final class EncodingWriter extends Writer {
         if (haveLeftover) {
             i = joinLeftover(cbuf[i], i, end);
         }
-        byte[] b = buf;
         while (i < end) {
+            byte[] b = buf; // again after each flush: a BufferTaker stream gives another buffer
             if (asciiAsItself) {
                 int p = pos;
                 int n = Math.min(end - i, b.length - p);
@@ -209,8 +210,8 @@ public final class EncodingWriter extends Writer {
         if (haveLeftover) {
             i = joinLeftover(s.charAt(i), i, end);
         }
-        byte[] b = buf;
         while (i < end) {
+            byte[] b = buf; // again after each flush: a BufferTaker stream gives another buffer
             if (asciiAsItself) {
                 int p = pos;
                 int stop = Math.min(end, i + (b.length - p));
@@ -313,6 +314,14 @@ public final class EncodingWriter extends Writer {
         if (pos > 0) {
             int n = pos;
             pos = 0;
+            if (out instanceof io.armtrace.trace.PieceFormat.BufferTaker taker) {
+                byte[] next = taker.take(buf, n);
+                if (next != buf) {
+                    buf = next;
+                    bytes = ByteBuffer.wrap(next);
+                }
+                return;
+            }
             out.write(buf, 0, n);
         }
     }

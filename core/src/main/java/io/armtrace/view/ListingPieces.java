@@ -30,7 +30,9 @@ public final class ListingPieces implements PieceFormat {
         // the EncodingWriter's own PrintWriter: the listing writers put ASCII lines straight into its byte buffer
         // (ListingOutput); through a plain PrintWriter each line became a String and was encoded again, which made
         // the pieces together take 1.5 to 1.9 times the CPU time of one listing
-        PrintWriter w = new EncodingWriter(bytes, charset, 1 << 16).printWriter(false);
+        // a buffer of a megabyte: a piece that waits for its turn keeps it whole (PieceFormat.BufferTaker), and arrays
+        // that large the garbage collector does not copy while they wait
+        PrintWriter w = new EncodingWriter(bytes, charset, 1 << 20).printWriter(false);
         ElementSink sink = writer.apply(w);
         return new Formatter() {
             private Object held;
