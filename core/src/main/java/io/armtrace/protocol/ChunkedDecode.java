@@ -236,6 +236,20 @@ public final class ChunkedDecode {
             return size;
         }
 
+        /** Bytes of the blocks held in memory (for tests: at most about the spill size). */
+        long heldBytes() {
+            long n = 0;
+            for (byte[] b : blocks) {
+                n += b.length;
+            }
+            return n;
+        }
+
+        /** The temporary file, once spilled (for tests). */
+        Path file() {
+            return file;
+        }
+
         @Override
         public void write(int b) throws IOException {
             write(new byte[] {(byte) b}, 0, 1);
@@ -263,6 +277,12 @@ public final class ChunkedDecode {
                     // blocks of a megabyte past the first: the garbage collector allocates arrays that large
                     // outside the young generation and never copies them while they live
                     int blockSize = blocks.isEmpty() || spillBytes < (8L << 20) ? 1 << 16 : 1 << 20;
+                    if (!blocks.isEmpty() && !lastOpen) {
+                        // after a buffer kept whole: the rest of a writer's buffer flushed at a seam, most likely
+                        // followed by more whole buffers, so a small block (a full-sized one each time wasted most);
+                        // of one size, so that the spare blocks are of few sizes and are taken again
+                        blockSize = 8 << 10;
+                    }
                     byte[] fresh = spare == null ? null : spare.take(blockSize);
                     add(fresh != null ? fresh : new byte[blockSize], 0);
                     lastOpen = true;

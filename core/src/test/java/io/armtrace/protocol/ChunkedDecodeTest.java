@@ -178,8 +178,13 @@ class ChunkedDecodeTest {
 
     /** A listing format for formatted decodes: the text writer (ranges or per instruction) or JSONL, over bytes. */
     private static PieceFormat listing(ProgramImage image, int kind) {
+        return listing(image, kind, 1 << 20);
+    }
+
+    /** As above, each piece's writer buffering {@code buffer} bytes. */
+    private static PieceFormat listing(ProgramImage image, int kind, int buffer) {
         return new io.armtrace.view.ListingPieces(w -> kind == 2 ? new JsonlWriter(w, image, false)
-                : new TextWriter(w, image, kind == 1, false), java.nio.charset.StandardCharsets.UTF_8);
+                : new TextWriter(w, image, kind == 1, false), java.nio.charset.StandardCharsets.UTF_8, buffer);
     }
 
     /** The bytes of a sequential decode in {@code format}. */
@@ -193,8 +198,9 @@ class ChunkedDecodeTest {
 
     /**
      * Pieces that format their own listing give the sequential bytes: every TC2 source and corrupted copies of
-     * the ETMv3 and PTM ones, with chunk sizes from a seeded generator, bytes spilled to files past 4 KiB, and
-     * no file left behind.
+     * the ETMv3 and PTM ones, with chunk sizes from a seeded generator, bytes spilled to files past 4 KiB or kept
+     * in memory, writers' buffers small enough that waiting pieces keep them whole ({@code PieceFormat.BufferTaker}),
+     * and no file left behind.
      */
     @Test
     void formattedPiecesJoinToTheSequentialBytes(@org.junit.jupiter.api.io.TempDir java.nio.file.Path tmp)
@@ -229,14 +235,16 @@ class ChunkedDecodeTest {
         for (int i = 0; i < inputs.size(); i++) {
             DecodeInput input = inputs.get(i);
             for (int kind = 0; kind < 3; kind++) {
-                PieceFormat format = listing(input.image(), kind);
+                int buffer = random.nextBoolean() ? 1 << 20 : 256 + random.nextInt(1024);
+                PieceFormat format = listing(input.image(), kind, buffer);
                 byte[] expected = sequential(protocols.get(i), input, format);
                 long chunk = 64 + random.nextInt(1024);
+                long spill = random.nextBoolean() ? 4096 : 1 << 30;
                 java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
                 ChunkedDecode.Split split = ChunkedDecode.decode(protocols.get(i), input, format, out,
-                        2 + random.nextInt(3), chunk, 4096, tmp);
-                assertThat(out.toByteArray()).as("%s, format %d, chunks of %d bytes", input.data().name(), kind, chunk)
-                        .isEqualTo(expected);
+                        2 + random.nextInt(3), chunk, spill, tmp);
+                assertThat(out.toByteArray()).as("%s, format %d, chunks of %d bytes, buffers of %d, spilled past %d",
+                        input.data().name(), kind, chunk, buffer, spill).isEqualTo(expected);
                 seams += split.seams();
                 try (var left = java.nio.file.Files.list(tmp)) {
                     assertThat(left).as("temporary files left").isEmpty();
@@ -285,5 +293,51 @@ class ChunkedDecodeTest {
             }
         }
         assertThat(ChunkedDecode.temporaryFiles()).isEmpty();
+    }
+
+    /**
+     * A waiting piece keeps its writer's full buffers whole and hands back others, spare ones first; past the spill
+     * size everything goes to its temporary file (the memory held drops to nothing) and the same buffer comes back;
+     * the bytes read back are those given, and deleting the spool deletes the file.
+     */
+    @Test
+    void aSpoolKeepsWholeBuffersUpToItsShareThenSpills(@org.junit.jupiter.api.io.TempDir java.nio.file.Path tmp)
+            throws IOException {
+        ChunkedDecode.SpareBlocks spare = new ChunkedDecode.SpareBlocks();
+        byte[] given = new byte[512];
+        spare.give(List.of(given));
+        ChunkedDecode.Spool spool = new ChunkedDecode.Spool(10_000, tmp, spare);
+        java.io.ByteArrayOutputStream expected = new java.io.ByteArrayOutputStream();
+        java.util.Random random = new java.util.Random(5);
+        byte[] buffer = new byte[512];
+        List<byte[]> kept = new ArrayList<>();
+        while (spool.size() < 30_000) {
+            int length = random.nextInt(4) == 0 ? 1 + random.nextInt(255) : 256 + random.nextInt(257);
+            random.nextBytes(buffer);
+            expected.write(buffer, 0, length);
+            byte[] next = spool.keep(buffer, length);
+            assertThat(next).hasSize(512);
+            if (spool.file() == null && length >= 256) {
+                assertThat(next).as("a buffer at least half full is kept whole").isNotSameAs(buffer);
+                kept.add(buffer);
+            } else {
+                assertThat(next).as("copied: less than half full, or spilled").isSameAs(buffer);
+            }
+            // the share, one buffer past it, and the block that copied bytes go into (64 KiB below 8 MB shares)
+            assertThat(spool.heldBytes()).isLessThanOrEqualTo(10_000 + 512 + (1 << 16));
+            buffer = next;
+        }
+        assertThat(kept).as("buffers kept before the spill").hasSizeGreaterThan(5);
+        assertThat(kept.get(0)).as("the spare buffer is handed out first").isNotSameAs(given);
+        assertThat(kept.get(1)).isSameAs(given);
+        assertThat(spool.file()).exists();
+        assertThat(spool.heldBytes()).as("spilled: nothing held in memory").isZero();
+        java.io.ByteArrayOutputStream back = new java.io.ByteArrayOutputStream();
+        spool.copyTo(0, spool.size(), back);
+        assertThat(back.toByteArray()).isEqualTo(expected.toByteArray());
+        java.nio.file.Path file = spool.file();
+        spool.delete();
+        assertThat(file).doesNotExist();
+        assertThat(ChunkedDecode.temporaryFiles()).doesNotContain(file);
     }
 }
