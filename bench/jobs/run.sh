@@ -13,8 +13,8 @@
 #      processors allow: JOBS threads cannot take less wall time than their CPU time over JOBS, so the speed-up
 #      is at most JOBS x (wall at 1) / (CPU at JOBS). The one-thread run's CPU time is above its wall time: the
 #      JIT compilers and the garbage collector use the second processor while it decodes;
-#   2. where the CPU time goes, one run each with the JVM's own accounts: the JIT compilers' time (-XX:+CITime)
-#      and the collector's pauses (-Xlog:gc);
+#   2. where the CPU time goes, one run each, by thread (Linux /proc): the calling thread, the pieces' decoders,
+#      the JIT compilers and the garbage collector;
 #   3. phases, best of RUNS in one JVM (io.armtrace.bench.JobsPhases): decode alone, decode and format on one
 #      thread, and the calling thread's serial phases of the split decode (split scan, probes, joining bytes).
 #      The serial fraction s is (scan + join) / one-thread time; Amdahl: speed-up(N) = 1 / (s + (1 - s) / N).
@@ -72,14 +72,28 @@ load() { cut -d' ' -f1 /proc/loadavg; }
 median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 # wall and CPU (user + system) seconds of one run of the command, its output thrown away
 wall() { local t TIMEFORMAT='%R %U %S'; t=$( { time "$@" >/dev/null 2>&1; } 2>&1 ); awk '{ printf "%.3f %.3f\n", $1, $2 + $3 }' <<<"$t"; }
-# the JIT compilers' seconds and the collector's pause seconds of one run: "compile gc"
+# CPU seconds of one run by thread (Linux /proc): "main pieces compilers gc total". Each thread's last reading
+# before it ends (sampled every 20 ms, so a thread that lives less than that may be missed): "main" is the
+# calling thread (start-up, split scan, joining), "pieces" the decoder threads, "compilers" the JIT's, "gc" the VM
+# thread (the serial collector runs there).
 accounts() {
-  local log="$work/jvm.log" gc="$work/gc.log"
-  rm -f "$log" "$gc"
-  java -XX:+UnlockDiagnosticVMOptions -XX:+CITime -XX:+LogVMOutput -XX:-DisplayVMOutput "-XX:LogFile=$log" \
-    "-Xlog:gc:file=$gc" -XX:+UseSerialGC -Xss8m -jar "$jar" "$@" >/dev/null
-  awk '/Total compilation time/ { c = $(NF - 1) } END { printf "%.2f ", c }' "$log"
-  awk '/Pause/ { sub(/ms$/, "", $NF); s += $NF } END { printf "%.2f\n", s / 1000 }' "$gc"
+  local pid t st name rest tid
+  declare -A cpu=() names=()
+  java -XX:+UseSerialGC -Xss8m -jar "$jar" "$@" >/dev/null &
+  pid=$!
+  while kill -0 "$pid" 2>/dev/null; do
+    for t in /proc/"$pid"/task/*; do
+      st=$(cat "$t/stat" 2>/dev/null) || continue
+      tid=${t##*/}; name=${st#*(}; name=${name%%)*}; rest=${st##*) }
+      set -- $rest
+      cpu[$tid]=$((${12} + ${13})); names[$tid]=$name
+    done
+    sleep 0.02
+  done
+  wait "$pid"
+  for tid in "${!cpu[@]}"; do echo "${names[$tid]}|${cpu[$tid]}"; done | awk -F'|' -v hz="$(getconf CLK_TCK)" '
+    $1 == "java" { m += $2 } $1 ~ /^armtrace-chunk/ { p += $2 } $1 ~ /CompilerThre/ { c += $2 } $1 == "VM Thread" { g += $2 }
+    { t += $2 } END { printf "%.2f %.2f %.2f %.2f %.2f\n", m / hz, p / hz, c / hz, g / hz, t / hz }'
 }
 field() { sed -n "s/.*\b$1=\([^ ]*\).*/\1/p" <<<"$2"; }
 
@@ -105,7 +119,7 @@ for input in ptm-tc2 etm3-tc2; do
     say "  $label: compiler and collector..."
     a1=$(accounts decode "$work/in/$input" "${opts[@]}" --jobs 1)
     an=$(accounts decode "$work/in/$input" "${opts[@]}" --jobs "$JOBS" --chunk-size "$CHUNK")
-    cpu_rows+=("| $label | $(cut -d' ' -f1 <<<"$a1") s | $(cut -d' ' -f1 <<<"$an") s | $(cut -d' ' -f2 <<<"$a1") s | $(cut -d' ' -f2 <<<"$an") s |")
+    cpu_rows+=("| $label | $(awk '{ printf "%s / %s / %s / %s / %s", $1, $2, $3, $4, $5 }' <<<"$a1") | $(awk '{ printf "%s / %s / %s / %s / %s", $1, $2, $3, $4, $5 }' <<<"$an") |")
     say "  $label: phases..."
     lp=$(load)
     p=$(java -cp "$cp" io.armtrace.bench.JobsPhases "$work/in/$input" "$fmt" "$RUNS" "$CHUNK" "$JOBS")
@@ -127,10 +141,10 @@ echo "| input, listing | --jobs 1 | --jobs $JOBS | speed-up | at most ($JOBS x w
 echo "|---|---:|---:|---:|---:|"
 printf '%s\n' "${cli_rows[@]}"
 echo
-echo "JIT compilers' time and garbage collection pauses (one run each, the JVM's accounts):"
+echo "CPU time by thread, seconds (one run each): calling thread / pieces' decoders / JIT compilers / GC / whole process:"
 echo
-echo "| input, listing | compile, --jobs 1 | compile, --jobs $JOBS | GC, --jobs 1 | GC, --jobs $JOBS |"
-echo "|---|---:|---:|---:|---:|"
+echo "| input, listing | --jobs 1 | --jobs $JOBS |"
+echo "|---|---:|---:|"
 printf '%s\n' "${cpu_rows[@]}"
 echo
 echo "Phases (best of $RUNS in one JVM; serial: split scan and join, on the calling thread):"
