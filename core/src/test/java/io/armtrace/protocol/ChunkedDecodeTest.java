@@ -296,48 +296,70 @@ class ChunkedDecodeTest {
     }
 
     /**
-     * A waiting piece keeps its writer's full buffers whole and hands back others, spare ones first; past the spill
-     * size everything goes to its temporary file (the memory held drops to nothing) and the same buffer comes back;
-     * the bytes read back are those given, and deleting the spool deletes the file.
+     * A waiting piece keeps its writer's full buffers whole and hands back others, spare ones first; the spools of
+     * one decode share one budget of memory, and past it a spool's bytes go to its temporary file (what it held is
+     * given back to the budget) and the same buffer comes back; the bytes read back are those given, and deleting a
+     * spool deletes its file and gives back what it held.
      */
     @Test
-    void aSpoolKeepsWholeBuffersUpToItsShareThenSpills(@org.junit.jupiter.api.io.TempDir java.nio.file.Path tmp)
+    void spoolsKeepWholeBuffersWithinASharedBudgetThenSpill(@org.junit.jupiter.api.io.TempDir java.nio.file.Path tmp)
             throws IOException {
         ChunkedDecode.SpareBlocks spare = new ChunkedDecode.SpareBlocks();
         byte[] given = new byte[512];
         spare.give(List.of(given));
-        ChunkedDecode.Spool spool = new ChunkedDecode.Spool(10_000, tmp, spare);
-        java.io.ByteArrayOutputStream expected = new java.io.ByteArrayOutputStream();
+        ChunkedDecode.Budget budget = new ChunkedDecode.Budget(10_000);
+        ChunkedDecode.Spool first = new ChunkedDecode.Spool(budget, tmp, spare);
+        ChunkedDecode.Spool second = new ChunkedDecode.Spool(budget, tmp, spare);
+        java.io.ByteArrayOutputStream expectedFirst = new java.io.ByteArrayOutputStream();
+        java.io.ByteArrayOutputStream expectedSecond = new java.io.ByteArrayOutputStream();
         java.util.Random random = new java.util.Random(5);
         byte[] buffer = new byte[512];
         List<byte[]> kept = new ArrayList<>();
-        while (spool.size() < 30_000) {
-            int length = random.nextInt(4) == 0 ? 1 + random.nextInt(255) : 256 + random.nextInt(257);
+        // the second spool keeps 4 KB first: the first may keep only what is left of the budget
+        for (int i = 0; i < 8; i++) {
             random.nextBytes(buffer);
-            expected.write(buffer, 0, length);
-            byte[] next = spool.keep(buffer, length);
+            expectedSecond.write(buffer, 0, 512);
+            byte[] next = second.keep(buffer, 512);
+            assertThat(next).isNotSameAs(buffer);
+            if (i == 0) {
+                assertThat(next).as("the spare buffer is handed out first").isSameAs(given);
+            }
+            buffer = next;
+        }
+        assertThat(budget.held()).isEqualTo(4096);
+        int writes = 0;
+        while (first.size() < 30_000) {
+            int length = writes++ > 3 && random.nextInt(4) == 0 ? 1 + random.nextInt(255) : 256 + random.nextInt(257);
+            random.nextBytes(buffer);
+            expectedFirst.write(buffer, 0, length);
+            boolean before = first.file() == null;
+            byte[] next = first.keep(buffer, length);
             assertThat(next).hasSize(512);
-            if (spool.file() == null && length >= 256) {
+            if (before && first.file() == null && length >= 256) {
                 assertThat(next).as("a buffer at least half full is kept whole").isNotSameAs(buffer);
                 kept.add(buffer);
             } else {
                 assertThat(next).as("copied: less than half full, or spilled").isSameAs(buffer);
             }
-            // the share, one buffer past it, and the block that copied bytes go into (64 KiB below 8 MB shares)
-            assertThat(spool.heldBytes()).isLessThanOrEqualTo(10_000 + 512 + (1 << 16));
+            assertThat(budget.held()).isLessThanOrEqualTo(10_000);
             buffer = next;
         }
         assertThat(kept).as("buffers kept before the spill").hasSizeGreaterThan(5);
-        assertThat(kept.get(0)).as("the spare buffer is handed out first").isNotSameAs(given);
-        assertThat(kept.get(1)).isSameAs(given);
-        assertThat(spool.file()).exists();
-        assertThat(spool.heldBytes()).as("spilled: nothing held in memory").isZero();
+        assertThat(first.size()).as("the first spool had less than the whole budget").isGreaterThan(6000);
+        assertThat(first.file()).exists();
+        assertThat(first.heldBytes()).as("spilled: nothing held in memory").isZero();
+        assertThat(budget.held()).as("only the second spool's bytes").isEqualTo(4096);
         java.io.ByteArrayOutputStream back = new java.io.ByteArrayOutputStream();
-        spool.copyTo(0, spool.size(), back);
-        assertThat(back.toByteArray()).isEqualTo(expected.toByteArray());
-        java.nio.file.Path file = spool.file();
-        spool.delete();
+        first.copyTo(0, first.size(), back);
+        assertThat(back.toByteArray()).isEqualTo(expectedFirst.toByteArray());
+        back.reset();
+        second.copyTo(0, second.size(), back);
+        assertThat(back.toByteArray()).isEqualTo(expectedSecond.toByteArray());
+        java.nio.file.Path file = first.file();
+        first.delete();
+        second.delete();
         assertThat(file).doesNotExist();
+        assertThat(budget.held()).isZero();
         assertThat(ChunkedDecode.temporaryFiles()).doesNotContain(file);
     }
 }
