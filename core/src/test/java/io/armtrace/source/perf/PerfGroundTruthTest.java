@@ -126,18 +126,7 @@ class PerfGroundTruthTest {
      */
     @Test
     void lostDataIsOneGapAndTheRestIsExact() throws IOException {
-        List<Long> truth = EncodedRecording.write("lost", dir).get(0).truth();
-
-        Decoded d = decode(dir.resolve("lost.data")).get(0x10);
-        assertThat(d.gaps()).containsExactly("trace break: AUX data lost: buffer full (AUX record flag truncated)", NEW_BUFFER);
-        int at = d.gapsAt().get(0);
-        List<Long> before = d.addresses().subList(0, at);
-        List<Long> after = d.addresses().subList(at, d.addresses().size());
-        assertThat(before).isNotEmpty().isEqualTo(truth.subList(0, before.size()));
-        assertThat(after).isNotEmpty().isEqualTo(truth.subList(truth.size() - after.size(), truth.size()));
-        // what is missing is the stretch of the lost piece, not less and not the whole rest
-        int missing = truth.size() - before.size() - after.size();
-        assertThat(missing).isGreaterThan(truth.size() / 8).isLessThan(truth.size() / 2);
+        lostRecordIsOneGap("lost", "trace break: AUX data lost: buffer full (AUX record flag truncated)");
     }
 
     /**
@@ -146,17 +135,30 @@ class PerfGroundTruthTest {
      */
     @Test
     void collisionIsOneGapAndTheRestIsExact() throws IOException {
-        List<Long> truth = EncodedRecording.write("collision", dir).get(0).truth();
+        lostRecordIsOneGap("collision", "trace break: AUX data lost: collision (AUX record flag collision)");
+    }
 
-        Decoded d = decode(dir.resolve("collision.data")).get(0x10);
-        assertThat(d.gaps()).containsExactly("trace break: AUX data lost: collision (AUX record flag collision)", NEW_BUFFER);
-        int at = d.gapsAt().get(0);
+    /**
+     * Decodes the written recording NAME: one gap GAP where the flagged record's data ends, every instruction
+     * before it and after it as QEMU ran them, and what is missing is the stretch of the lost piece, not less and
+     * not the whole rest.
+     */
+    private void lostRecordIsOneGap(String name, String gap) throws IOException {
+        List<Long> truth = EncodedRecording.write(name, dir).get(0).truth();
+
+        Decoded d = decode(dir.resolve(name + ".data")).get(0x10);
+        assertThat(d.gaps()).containsExactly(gap, NEW_BUFFER);
+        int missing = beforeAndAfterExact(truth, d, d.gapsAt().get(0));
+        assertThat(missing).isGreaterThan(truth.size() / 8).isLessThan(truth.size() / 2);
+    }
+
+    /** Checks the decode's instructions before AT equal the run's first ones and those from AT its last ones; returns how many are missing. */
+    private static int beforeAndAfterExact(List<Long> truth, Decoded d, int at) {
         List<Long> before = d.addresses().subList(0, at);
         List<Long> after = d.addresses().subList(at, d.addresses().size());
         assertThat(before).isNotEmpty().isEqualTo(truth.subList(0, before.size()));
         assertThat(after).isNotEmpty().isEqualTo(truth.subList(truth.size() - after.size(), truth.size()));
-        int missing = truth.size() - before.size() - after.size();
-        assertThat(missing).isGreaterThan(truth.size() / 8).isLessThan(truth.size() / 2);
+        return truth.size() - before.size() - after.size();
     }
 
     /**
@@ -174,12 +176,7 @@ class PerfGroundTruthTest {
         // the bytes before the next A-sync of that record's data: skipped, and said so
         assertThat(d.gaps().get(2)).matches("no synchronization: \\d+ bytes before an A-sync");
         assertThat(d.gapsAt().get(2)).isEqualTo(d.gapsAt().get(1));
-        int at = d.gapsAt().get(1);
-        List<Long> before = d.addresses().subList(0, at);
-        List<Long> after = d.addresses().subList(at, d.addresses().size());
-        assertThat(before).isNotEmpty().isEqualTo(truth.subList(0, before.size()));
-        assertThat(after).isNotEmpty().isEqualTo(truth.subList(truth.size() - after.size(), truth.size()));
-        int missing = truth.size() - before.size() - after.size();
+        int missing = beforeAndAfterExact(truth, d, d.gapsAt().get(1));
         assertThat(missing).as("the missing third of a quarter, up to the next A-sync").isPositive().isLessThan(truth.size() / 4);
     }
 
