@@ -37,9 +37,20 @@ public final class EncodingWriter extends Writer {
     private char leftover;
     private boolean haveLeftover;
     private boolean closed;
+    /**
+     * {@link #out} when it takes whole buffers ({@link #takingBuffers}), else null. Not tested for with instanceof on
+     * every writer: that would load the interface in every command, {@code --version} included.
+     */
+    private final io.armtrace.trace.PieceFormat.BufferTaker taker;
 
     public EncodingWriter(OutputStream out, Charset charset, int bufferSize) {
+        this(out, charset, bufferSize, null);
+    }
+
+    private EncodingWriter(OutputStream out, Charset charset, int bufferSize,
+                           io.armtrace.trace.PieceFormat.BufferTaker taker) {
         this.out = out;
+        this.taker = taker;
         this.encoder = charset.newEncoder().onMalformedInput(CodingErrorAction.REPLACE)
                 .onUnmappableCharacter(CodingErrorAction.REPLACE);
         this.asciiAsItself = charset.equals(StandardCharsets.UTF_8) || charset.equals(StandardCharsets.US_ASCII)
@@ -52,6 +63,15 @@ public final class EncodingWriter extends Writer {
     /** UTF-8 with a 64 KiB buffer. */
     public EncodingWriter(OutputStream out) {
         this(out, StandardCharsets.UTF_8, 1 << 16);
+    }
+
+    /**
+     * A writer that hands {@code out} its buffer whole when full ({@link io.armtrace.trace.PieceFormat.BufferTaker#take})
+     * if {@code out} takes buffers so, and goes on in the one it gets back; else as the constructor.
+     */
+    public static EncodingWriter takingBuffers(OutputStream out, Charset charset, int bufferSize) {
+        return new EncodingWriter(out, charset, bufferSize,
+                out instanceof io.armtrace.trace.PieceFormat.BufferTaker t ? t : null);
     }
 
     /**
@@ -314,7 +334,7 @@ public final class EncodingWriter extends Writer {
         if (pos > 0) {
             int n = pos;
             pos = 0;
-            if (out instanceof io.armtrace.trace.PieceFormat.BufferTaker taker) {
+            if (taker != null) {
                 byte[] next = taker.take(buf, n);
                 if (next != buf) {
                     buf = next;

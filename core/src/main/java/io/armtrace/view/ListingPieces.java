@@ -39,7 +39,7 @@ public final class ListingPieces implements PieceFormat {
         // the EncodingWriter's own PrintWriter: the listing writers put ASCII lines straight into its byte buffer
         // (ListingOutput); through a plain PrintWriter each line became a String and was encoded again, which made
         // the pieces together take 1.5 to 1.9 times the CPU time of one listing
-        PrintWriter w = new EncodingWriter(bytes, charset, bufferSize).printWriter(false);
+        PrintWriter w = EncodingWriter.takingBuffers(bytes, charset, bufferSize).printWriter(false);
         ElementSink sink = writer.apply(w);
         return new Formatter() {
             private Object held;

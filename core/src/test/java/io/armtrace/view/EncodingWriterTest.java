@@ -133,7 +133,7 @@ class EncodingWriterTest {
                 long seed = rnd.nextLong();
                 int buffer = rnd.nextBoolean() ? 64 : 256;
                 Taker taker = new Taker();
-                try (Writer w = new EncodingWriter(taker, cs, buffer)) {
+                try (Writer w = EncodingWriter.takingBuffers(taker, cs, buffer)) {
                     writeInPieces(w, text, new SplittableRandom(seed));
                 }
                 assertThat(taker.bytes.toByteArray()).as("%s, round %d", cs, round)
@@ -146,7 +146,7 @@ class EncodingWriterTest {
         }
         // the test reaches the handing over: with a 64-byte buffer, thousands of characters fill it many times
         Taker taker = new Taker();
-        try (Writer w = new EncodingWriter(taker, StandardCharsets.UTF_8, 64)) {
+        try (Writer w = EncodingWriter.takingBuffers(taker, StandardCharsets.UTF_8, 64)) {
             writeInPieces(w, randomText(new SplittableRandom(1), 3000), new SplittableRandom(2));
         }
         assertThat(taker.taken).hasSizeGreaterThan(10);
