@@ -26,9 +26,14 @@
 #                      ~/.cache/armtrace-bench)
 #   SCRATCH=DIR        where to build and write inputs (default: a new temporary directory, removed
 #                      at the end unless KEEP=1)
-#   REPEAT=N           runs per measurement of each tool, best taken (default 5; armtrace's first run warms
-#                      the JIT; at most 3 for the text listing, which OpenCSD has no counterpart of)
-#   OPENCSD_REPEAT=N   OpenCSD runs per measurement (default: REPEAT, the same best-of-N)
+#   REPEAT=N           runs per measurement of each tool, at least, best taken (default 5; at most 3 for the text
+#                      listing, which OpenCSD has no counterpart of)
+#   MIN_S=S            armtrace runs each measurement until its runs add up to S seconds of CPU time, if REPEAT
+#                      runs do not (default 1; 0 turns it off), and OpenCSD then runs the same number N of
+#                      times: both tools take the best of the same N. On a small input (etm4-cc1, under 1 MB,
+#                      about 0.05 s a run) the first runs are mostly the JVM's JIT warm-up, so a best of 3 or 5
+#                      measured the warm-up more than the decoder; the 50 MB inputs keep N = REPEAT
+#   OPENCSD_REPEAT=N   OpenCSD runs per measurement (default: the N armtrace ran, the same best-of-N)
 #   CLOCK=cpu|wall     time the decoding thread's CPU time (default: robust on a shared, loaded
 #                      machine) or wall-clock time
 #   ETMV4=0            leave out the etm4-a64 rows (an encoder-made A64 trace, bench/vs-opencsd/etm4-input.sh)
@@ -42,7 +47,8 @@ repo=$(cd "$(dirname "$0")/../.." && pwd)
 TC2=${TC2:-$repo/conformance/TC2}
 ETM4=${ETM4:-$repo/conformance/etm4}
 REPEAT=${REPEAT:-5}
-OPENCSD_REPEAT=${OPENCSD_REPEAT:-$REPEAT}
+OPENCSD_REPEAT=${OPENCSD_REPEAT:-}
+MIN_S=${MIN_S:-1}
 SQLITE_MB=${SQLITE_MB:-50}
 MIX_MB=${MIX_MB:-8}
 MIX_LEVELS=${MIX_LEVELS:-O0 O1 O2 Os}
@@ -129,12 +135,16 @@ done
 # 3. measurements: key=value lines from both drivers
 field() { sed -n "s/.*\b$1=\([^ ]*\).*/\1/p" <<<"$2"; }
 armtrace_run() { java -Xmx1g -cp "$cp" io.armtrace.bench.VsOpenCsd "$@"; }
+# OpenCSD's runs for a measurement: OPENCSD_REPEAT if set, else as many as armtrace's (the runs= of its line)
+ocsd_runs() { if [ -n "$OPENCSD_REPEAT" ]; then echo "$OPENCSD_REPEAT"; else field runs "$1"; fi; }
+runs_used=()
 opencsd_run() { # INPUT MODE REPEAT
   local dir=$work/in/$1 proto trace idr cr ccer id images
   read -r proto trace idr cr ccer id <"$dir/opencsd.args"
   images=$(sed -n 2p "$dir/opencsd.args")
   (cd "$dir" && "$work/opencsd_null" "$2" "$proto" "$trace" "$idr" "$cr" "$ccer" "$id" "$3" $images)
 }
+mb() { awk -v b="$1" 'BEGIN { r = b / 1e6; printf (r < 10 ? "%.2f" : "%.0f"), r }'; }   # size column: cc1 is 0.97
 mbs() { awk -v b="$1" -v s="$2" 'BEGIN { r = b / s / 1e6; printf (r < 100 ? "%.1f" : "%.0f"), r }'; }
 mis() { awk -v n="$1" -v s="$2" 'BEGIN { printf "%.1f", n / s / 1e6 }'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1fx", b / a }'; }
@@ -152,7 +162,7 @@ listing_rows() { # INPUT DECODE_SECONDS INSN_PER_BYTE
     say "  $input $name: armtrace..."
     t=$(armtrace_run measure "$work/in/$input" $mode "$(( REPEAT < 3 ? REPEAT : 3 ))") # gigabytes of text per run
     bytes=$(field bytes "$t")
-    rows+=("| $input | $name | $((bytes / 1000000)) | - | $(mbs "$bytes" "$(field $tkey "$t")") | - | $(mis "$(field instructions "$t")" "$(field $tkey "$t")") | $(awk -v t="$(field $tkey "$t")" -v d="$ta" 'BEGIN { printf "%.1fx decode time", t / d }') | $per | - / $(field instructions "$t") |")
+    rows+=("| $input | $name | $(mb "$bytes") | - | $(mbs "$bytes" "$(field $tkey "$t")") | - | $(mis "$(field instructions "$t")" "$(field $tkey "$t")") | $(awk -v t="$(field $tkey "$t")" -v d="$ta" 'BEGIN { printf "%.1fx decode time", t / d }') | $per | - / $(field instructions "$t") |")
   done
 }
 # packets, full decode and text listing of one input; the instructions per trace byte (from the decode)
@@ -160,10 +170,11 @@ listing_rows() { # INPUT DECODE_SECONDS INSN_PER_BYTE
 measure_input() { # INPUT
   local input=$1 mode o a bytes key ca co ta to t per rowp rowd
   for mode in packets decode; do
-    say "  $input $mode: OpenCSD..."
-    o=$(opencsd_run "$input" "$mode" "$OPENCSD_REPEAT")
     say "  $input $mode: armtrace..."
-    a=$(armtrace_run measure "$work/in/$input" "$mode" "$REPEAT")
+    a=$(armtrace_run measure "$work/in/$input" "$mode" "$REPEAT" "$MIN_S")
+    say "  $input $mode: OpenCSD..."
+    o=$(opencsd_run "$input" "$mode" "$(ocsd_runs "$a")")
+    runs_used+=("$input $mode: $(field runs "$a") / $(ocsd_runs "$a")")
     bytes=$(field bytes "$a")
     if [ "$mode" = packets ]; then key=packets; else key=instructions; fi
     ca=$(field $key "$a"); co=$(field $key "$o")
@@ -180,10 +191,10 @@ measure_input() { # INPUT
     fi
     ta=$(field $tkey "$a"); to=$(field $tkey "$o")
     if [ "$mode" = packets ]; then
-      rowp="| $input | packets | $((bytes / 1000000)) | $(mbs "$bytes" "$to") | $(mbs "$bytes" "$ta") | - | - | $(ratio "$ta" "$to") | @IPB@ | $co / $ca |"
+      rowp="| $input | packets | $(mb "$bytes") | $(mbs "$bytes" "$to") | $(mbs "$bytes" "$ta") | - | - | $(ratio "$ta" "$to") | @IPB@ | $co / $ca |"
     else
       per=$(ipb "$ca" "$bytes")
-      rowd="| $input | decode | $((bytes / 1000000)) | $(mbs "$bytes" "$to") | $(mbs "$bytes" "$ta") | $(mis "$co" "$to") | $(mis "$ca" "$ta") | $(ratio "$ta" "$to") | $per | $co / $ca |"
+      rowd="| $input | decode | $(mb "$bytes") | $(mbs "$bytes" "$to") | $(mbs "$bytes" "$ta") | $(mis "$co" "$to") | $(mis "$ca" "$ta") | $(ratio "$ta" "$to") | $per | $co / $ca |"
     fi
   done
   rows+=("${rowp/@IPB@/$per}" "$rowd")
@@ -193,15 +204,16 @@ measure_input() { # INPUT
 # text and JSONL listings too
 measure_decode() { # INPUT [listings]
   local input=$1 o a bytes ca co ta to
-  say "  $input decode: OpenCSD..."
-  o=$(opencsd_run "$input" decode "$OPENCSD_REPEAT")
   say "  $input decode: armtrace..."
-  a=$(armtrace_run measure "$work/in/$input" decode "$REPEAT")
+  a=$(armtrace_run measure "$work/in/$input" decode "$REPEAT" "$MIN_S")
+  say "  $input decode: OpenCSD..."
+  o=$(opencsd_run "$input" decode "$(ocsd_runs "$a")")
+  runs_used+=("$input decode: $(field runs "$a") / $(ocsd_runs "$a")")
   bytes=$(field bytes "$a")
   ca=$(field instructions "$a"); co=$(field instructions "$o")
   [ "$ca" = "$co" ] || { say "MISMATCH: $input decode: armtrace instructions=$ca, OpenCSD instructions=$co"; failed=1; }
   ta=$(field $tkey "$a"); to=$(field $tkey "$o")
-  rows+=("| $input | decode | $((bytes / 1000000)) | $(mbs "$bytes" "$to") | $(mbs "$bytes" "$ta") | $(mis "$co" "$to") | $(mis "$ca" "$ta") | $(ratio "$ta" "$to") | $(ipb "$ca" "$bytes") | $co / $ca |")
+  rows+=("| $input | decode | $(mb "$bytes") | $(mbs "$bytes" "$to") | $(mbs "$bytes" "$ta") | $(mis "$co" "$to") | $(mis "$ca" "$ta") | $(ratio "$ta" "$to") | $(ipb "$ca" "$bytes") | $co / $ca |")
   [ "${2:-}" = listings ] && listing_rows "$input" "$ta" "$(ipb "$ca" "$bytes")"
   return 0
 }
@@ -223,14 +235,15 @@ if wanted etm4-a64 && [ "${ETMV4:-1}" = 1 ] && command -v aarch64-linux-gnu-gcc 
     echo "etm4 trace_0.bin 0x28000ea1 0x1 0x4100f423 0x10"
     awk -F= '/^file=/ { f = $2 } /^address=/ { if (f !~ /elf$/) printf "%s@%s ", f, $2 }' cpu_0.ini; echo
   } > opencsd.args)
-  say "  etm4-a64 packets: OpenCSD..."
-  o=$(opencsd_run etm4-a64 packets "$OPENCSD_REPEAT")
   say "  etm4-a64 packets: armtrace..."
-  a=$(armtrace_run measure "$work/in/etm4-a64" packets "$REPEAT")
+  a=$(armtrace_run measure "$work/in/etm4-a64" packets "$REPEAT" "$MIN_S")
+  say "  etm4-a64 packets: OpenCSD..."
+  o=$(opencsd_run etm4-a64 packets "$(ocsd_runs "$a")")
+  runs_used+=("etm4-a64 packets: $(field runs "$a") / $(ocsd_runs "$a")")
   bytes=$(field bytes "$a"); ca=$(field packets "$a"); co=$(field packets "$o")
   [ "$ca" = "$co" ] || { say "MISMATCH: etm4-a64 packets: armtrace $ca, OpenCSD $co"; failed=1; }
   per=$(sed -n 's/^instructions per trace byte: //p' "$work/in/etm4-a64/input.txt")
-  rows+=("| etm4-a64 | packets | $((bytes / 1000000)) | $(mbs "$bytes" "$(field $tkey "$o")") | $(mbs "$bytes" "$(field $tkey "$a")") | - | - | $(ratio "$(field $tkey "$a")" "$(field $tkey "$o")") | $per | $co / $ca |")
+  rows+=("| etm4-a64 | packets | $(mb "$bytes") | $(mbs "$bytes" "$(field $tkey "$o")") | $(mbs "$bytes" "$(field $tkey "$a")") | - | - | $(ratio "$(field $tkey "$a")" "$(field $tkey "$o")") | $per | $co / $ca |")
   measure_decode etm4-a64
   notes+=("etm4-a64: $(tr '\n' ';' < "$work/in/etm4-a64/input.txt")")
 fi
@@ -261,7 +274,7 @@ cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | head -
 echo
 echo "Machine: ${cpu:-unknown CPU}, $(nproc) cores; load average (1, 5, 15 min) at start: $load_start; at end: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "Java: $(java -version 2>&1 | head -1); OpenCSD library: ${ocsd_version:-unknown} (as the linked library reports it)"
-echo "Single thread, trace in memory, $CLOCK time ($( [ "$CLOCK" = wall ] && echo wall-clock || echo "CPU time of the decoding thread")), best of $REPEAT armtrace runs (same JVM) and $OPENCSD_REPEAT OpenCSD runs."
+echo "Single thread, trace in memory, $CLOCK time ($( [ "$CLOCK" = wall ] && echo wall-clock || echo "CPU time of the decoding thread")), best of N runs of each tool (armtrace's in one JVM): at least $REPEAT, and for armtrace until its runs add up to ${MIN_S} s of CPU time; OpenCSD $( [ -n "$OPENCSD_REPEAT" ] && echo "$OPENCSD_REPEAT runs" || echo "the same N")."
 echo
 echo "| input | mode | MB | OpenCSD MB/s | armtrace MB/s | OpenCSD M insn/s | armtrace M insn/s | armtrace speed-up | insn/byte | count OpenCSD / armtrace |"
 echo "|---|---|---:|---:|---:|---:|---:|---:|---:|---|"
@@ -271,6 +284,10 @@ if [ ${#notes[@]} -gt 0 ]; then
   echo "Inputs made from a run: instructions in the trace and the distinct code bytes they execute; counts that differ:"
   echo
   printf -- '- %s\n' "${notes[@]}"
+fi
+if [ ${#runs_used[@]} -gt 0 ]; then
+  echo
+  echo "Runs (N, armtrace / OpenCSD): $(printf '%s; ' "${runs_used[@]}")"
 fi
 [ -z "$big" ] || { echo; echo "$big"; }
 exit $failed

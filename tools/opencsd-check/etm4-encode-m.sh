@@ -6,7 +6,8 @@
 # Programs: the corpus's m33 fixture (core/src/test/resources/groundtruth: SysTick, PendSV tail-chained to
 # SysTick's return, SVC); where gcc-arm-none-eabi, qemu-system-arm and gcc are installed, also the same
 # workload built at other optimisation levels and run on mps2-an505 as tools/groundtruth/generate.sh runs m33.
-# Each is encoded plain and with exact matches off at a 64-byte sync period.
+# Each is encoded plain, with exact matches off at a 64-byte sync period, with the return stack, with one and
+# with three P0 instructions a Q element, and with cycle counts (threshold 7) and timestamps.
 # Not checked here: the Cortex-M55 (Armv8.1-M) fixture. OpenCSD 1.3.3 does not know the core name Cortex-M55,
 # and as a Cortex-M33 its T32 decoder does not know the low-overhead loop branches (LE, WLS): its walk goes
 # through an LE as if it did not branch. Etm4MEncoderRoundTripTest checks that fixture against QEMU's record,
@@ -51,7 +52,10 @@ fi
 for path in "${progs[@]}"; do
   prog=$(basename "$path")
   gunzip -c "$path.elf.gz" > "$work/$prog.elf"
-  for opts in "" "--exact-match=off --sync-period=64"; do
+  for opts in "" "--exact-match=off --sync-period=64" "--return-stack=on" "--q-elements=1" "--q-elements=3" \
+      "--cycle-accurate=on --cycle-threshold=7 --timestamps=on"; do
+    q=""
+    case "$opts" in *q-elements*) q="--q" ;; *cycle-threshold=7*) q="--timed 7" ;; esac
     snap="$work/snap"
     rm -rf "$snap" "$work/ocsd.ppl"
     # shellcheck disable=SC2086
@@ -69,7 +73,8 @@ for path in "${progs[@]}"; do
       status=1
       continue
     fi
-    if result=$(python3 tools/opencsd-check/compare_m.py "$work/ocsd.ppl" "$path.exec.gz"); then
+    # shellcheck disable=SC2086
+    if result=$(python3 tools/opencsd-check/compare_m.py $q "$work/ocsd.ppl" "$path.exec.gz"); then
       echo "etm4-encode-m.sh: $prog $opts: exact: $result"
     else
       echo "etm4-encode-m.sh: $prog $opts: DIFFERENT: $result"

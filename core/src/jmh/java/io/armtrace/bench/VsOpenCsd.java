@@ -53,7 +53,11 @@ import java.util.zip.GZIPInputStream;
  * <pre>
  * prepare OUT TC2DIR            write the inputs as single-source snapshots OUT/NAME/, each with
  *                               opencsd.args (the C++ driver's protocol, registers and images)
- * measure SNAPSHOT MODE REPEAT  MODE packets (packet reader, counting), decode (full decode into a
+ * measure SNAPSHOT MODE REPEAT [MIN_SECONDS]
+ *                               runs MODE at least REPEAT times and, with MIN_SECONDS, until the runs add up
+ *                               to MIN_SECONDS of CPU time (at most 1000 runs; prints runs=N, which run.sh
+ *                               gives the C++ driver so that both tools take the best of the same N).
+ *                               MODE packets (packet reader, counting), decode (full decode into a
  *                               counting sink), elements (full decode, every element kept where the JIT
  *                               cannot drop it, nothing formatted) or text (full decode into the text listing, written to
  *                               a discarding stream through the same writers as the command line),
@@ -83,7 +87,8 @@ public final class VsOpenCsd {
         switch (args[0]) {
             case "prepare" -> prepare(Path.of(args[1]), Path.of(args[2]));
             case "prepare-etm4" -> prepareEtm4(Path.of(args[1]), Path.of(args[2]));
-            case "measure" -> measure(Path.of(args[1]), args[2], Integer.parseInt(args[3]));
+            case "measure" -> measure(Path.of(args[1]), args[2], Integer.parseInt(args[3]),
+                    args.length > 4 ? Double.parseDouble(args[4]) : 0);
             case "mtb" -> mtb(Integer.parseInt(args[1]), Integer.parseInt(args[2]));
             case "repeat" -> repeat(Path.of(args[1]), Path.of(args[2]), Long.parseLong(args[3]));
             case "encode-run" -> encodeRun(System.in, Path.of(args[1]), Path.of(args[2]), args[3], args[4],
@@ -322,7 +327,10 @@ public final class VsOpenCsd {
         }
     }
 
-    static void measure(Path dir, String mode, int repeat) throws IOException {
+    /** Most runs of one measurement, whatever its time budget. */
+    private static final int MAX_RUNS = 1000;
+
+    static void measure(Path dir, String mode, int repeat, double minSeconds) throws IOException {
         SnapshotSource s = Snapshot.load(dir).sources().get(0);
         TraceProtocol protocol = Protocols.all().stream().filter(p -> p.handlesDeviceType(s.type())).findFirst()
                 .orElseThrow();
@@ -332,17 +340,23 @@ public final class VsOpenCsd {
         }
         DecodeInput input = new DecodeInput(s.traceId(), s.registers(), s.image(), TraceData.of("trace", trace),
                 DecodeOptions.DEFAULT);
-        double[] seconds = new double[repeat];
-        double[] cpu = new double[repeat];
+        // a small input runs for milliseconds, so its first runs are mostly JIT warm-up: with a time budget,
+        // runs go on until they add up to it, and the best of them is the steady state
+        double[] seconds = new double[MAX_RUNS];
+        double[] cpu = new double[MAX_RUNS];
         Counts counts = null;
-        for (int i = 0; i < repeat; i++) {
+        int runs = 0;
+        double total = 0;
+        while (runs < MAX_RUNS && (runs < repeat || total < minSeconds)) {
             long c0 = THREADS.getCurrentThreadCpuTime();
             long t0 = System.nanoTime();
             counts = run(protocol, input, trace, mode);
-            seconds[i] = (System.nanoTime() - t0) / 1e9;
-            cpu[i] = (THREADS.getCurrentThreadCpuTime() - c0) / 1e9;
+            seconds[runs] = (System.nanoTime() - t0) / 1e9;
+            cpu[runs] = (THREADS.getCurrentThreadCpuTime() - c0) / 1e9;
+            total += cpu[runs];
+            runs++;
         }
-        print(trace.length, counts, seconds, cpu);
+        print(trace.length, counts, Arrays.copyOf(seconds, runs), Arrays.copyOf(cpu, runs));
     }
 
     private static Counts run(TraceProtocol protocol, DecodeInput input, byte[] trace, String mode) throws IOException {
@@ -438,8 +452,9 @@ public final class VsOpenCsd {
         Arrays.sort(sorted);
         double[] cpuSorted = cpu.clone();
         Arrays.sort(cpuSorted);
-        System.out.printf("bytes=%d packets=%d elements=%d instructions=%d best_s=%.6f median_s=%.6f best_cpu_s=%.6f%n",
-                bytes, c.packets, c.elements, c.instructions, sorted[0], sorted[sorted.length / 2], cpuSorted[0]);
+        System.out.printf("bytes=%d packets=%d elements=%d instructions=%d best_s=%.6f median_s=%.6f best_cpu_s=%.6f runs=%d%n",
+                bytes, c.packets, c.elements, c.instructions, sorted[0], sorted[sorted.length / 2], cpuSorted[0],
+                seconds.length);
     }
 
     // ---- MTB fleet

@@ -21,6 +21,7 @@ public final class ElementCodec {
     private static final TraceOn.Reason[] REASONS = TraceOn.Reason.values();
     private static final CallKind[] CALLS = CallKind.values();
     private static final SecurityState[] SECURITY = SecurityState.values();
+    private static final ProcessorMode[] MODES = ProcessorMode.values();
     private static final SoftwareMessage.Kind[] MESSAGES = SoftwareMessage.Kind.values();
     private static final LocalTimestamp.Relation[] RELATIONS = LocalTimestamp.Relation.values();
     private static final ExceptionTrace.Function[] FUNCTIONS = ExceptionTrace.Function.values();
@@ -119,7 +120,8 @@ public final class ElementCodec {
                 putLong(c.contextId());
                 putLong(c.vmid());
                 putLong(c.exceptionLevel());
-                buf[pos++] = (byte) ((c.aarch64() ? 1 : 0) | (c.hyp() ? 2 : 0) | c.security().ordinal() << 2);
+                buf[pos++] = (byte) ((c.aarch64() ? 1 : 0) | (c.hyp() ? 2 : 0) | c.security().ordinal() << 2
+                        | c.mode().ordinal() << 4);
             }
 
             @Override
@@ -353,7 +355,7 @@ public final class ElementCodec {
                     int level = (int) getLong();
                     int flags = buf[pos++];
                     return new Context(source, id, vmid, SECURITY[(flags >> 2) & 3], level, (flags & 1) != 0,
-                            (flags & 2) != 0);
+                            (flags & 2) != 0, MODES[(flags >> 4) & 3]);
                 }
                 case 7 -> {
                     long value = getLong();

@@ -10,6 +10,7 @@ import io.armtrace.trace.CycleCount;
 import io.armtrace.trace.DataTrace;
 import io.armtrace.trace.DecodeError;
 import io.armtrace.trace.ElementSink;
+import io.armtrace.trace.ProcessorMode;
 import io.armtrace.trace.RunningThread;
 import io.armtrace.trace.ElementVisitor;
 import io.armtrace.trace.Event;
@@ -726,6 +727,9 @@ public final class JsonlWriter implements ElementSink, ElementVisitor {
             }
             if (c.aarch64()) {
                 g.writeBooleanField("aarch64", true);
+            }
+            if (c.mode() != ProcessorMode.NONE) {
+                g.writeStringField("mode", c.mode() == ProcessorMode.THREAD ? "thread" : "handler");
             }
             endLine();
         } catch (IOException e) {

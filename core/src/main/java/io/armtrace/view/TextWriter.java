@@ -9,6 +9,7 @@ import io.armtrace.trace.CycleCount;
 import io.armtrace.trace.DataTrace;
 import io.armtrace.trace.DecodeError;
 import io.armtrace.trace.ElementSink;
+import io.armtrace.trace.ProcessorMode;
 import io.armtrace.trace.RunningThread;
 import io.armtrace.trace.ElementVisitor;
 import io.armtrace.trace.Event;
@@ -574,6 +575,9 @@ public final class TextWriter implements ElementSink, ElementVisitor {
         }
         if (c.hyp()) {
             line.append(" hyp");
+        }
+        if (c.mode() != ProcessorMode.NONE) {
+            line.append(c.mode() == ProcessorMode.THREAD ? " Thread mode" : " Handler mode");
         }
         emit();
     }

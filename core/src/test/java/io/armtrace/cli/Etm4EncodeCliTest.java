@@ -79,8 +79,11 @@ class Etm4EncodeCliTest {
                 .contains("exception return, tail-chained into 14 (PendSV)").contains("exception 11 (SVC), returns to")
                 .doesNotContain("fffffffe");
         assertThat(d.out().lines().filter(l -> l.startsWith("exception") && l.contains(" to EL"))).isEmpty();
+        // an M-profile core has no exception levels: its contexts give the security state and the mode
+        assertThat(d.out().lines().filter(l -> l.startsWith("context"))).isNotEmpty()
+                .allSatisfy(l -> assertThat(l).doesNotContain("EL").matches("context secure (Thread|Handler) mode"));
         CliTest.Result refused = CliTest.run("encode", "--protocol", "etm4", "--execution",
-                GT.resolve("m33.exec.gz").toString(), "--image", elf.toString(), "--stats", "--q-elements=2");
+                GT.resolve("m33.exec.gz").toString(), "--image", elf.toString(), "--stats", "--context-id=2");
         assertThat(refused.exit()).isEqualTo(2);
         assertThat(refused.err().strip()).contains("M-profile").doesNotContain("\n").endsWith(".");
     }

@@ -60,7 +60,7 @@ class ElementCodecTest {
                 case 5 -> new NoImage(src, a, i % 32 == 5 ? null : Isa.T32);
                 case 6 -> new Context(src, r.nextBoolean() ? -1 : a, r.nextBoolean() ? -1 : r.nextLong(),
                         SecurityState.values()[r.nextInt(SecurityState.values().length)], r.nextInt(5) - 1,
-                        r.nextBoolean(), r.nextBoolean());
+                        r.nextBoolean(), r.nextBoolean(), ProcessorMode.values()[r.nextInt(ProcessorMode.values().length)]);
                 case 7 -> new Timestamp(src, Long.MIN_VALUE, r.nextBoolean() ? -1 : r.nextInt(1 << 20));
                 case 8 -> new CycleCount(src, a);
                 case 9 -> new Trigger(src, a);

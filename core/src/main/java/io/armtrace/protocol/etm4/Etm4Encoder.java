@@ -58,7 +58,7 @@ public final class Etm4Encoder {
             io.armtrace.protocol.EncodeOption.EL, "default: the record's, else 0",
             io.armtrace.protocol.EncodeOption.SECURITY, "default: the record's, else non-secure",
             io.armtrace.protocol.EncodeOption.PROFILE,
-            "AR: A64, A32 and T32 code of A and R profile cores; M (etm4 only): T32 code of an Armv8-M core, with --exact-match, --sync-period, --trace-id, --security",
+            "AR: A64, A32 and T32 code of A and R profile cores; M (etm4 only): T32 code of an Armv8-M core, without context IDs, VMIDs or branch broadcast",
             io.armtrace.protocol.EncodeOption.BRANCH_BROADCAST, "TRCCONFIGR.BB, default off; not with the return stack or Q elements",
             io.armtrace.protocol.EncodeOption.BRANCH_BROADCAST_RANGE, "default: every branch",
             io.armtrace.protocol.EncodeOption.UNIT, "default a; ETE: only a",
@@ -100,6 +100,8 @@ public final class Etm4Encoder {
     private long bbLow = -1;
     private long bbHigh = -1;
     private boolean r52;
+    // an Armv8-M core (Etm4MEncoder): T32 only, M-profile exception numbers, exception returns and tail chains
+    private boolean mProfile;
 
     /** An encoder for an ETMv4 unit ({@code ete} false) or an ETE unit. */
     public Etm4Encoder(boolean ete) {
@@ -263,6 +265,17 @@ public final class Etm4Encoder {
         return e;
     }
 
+    /**
+     * Encodes an Armv8-M or Armv8.1-M execution ({@link Etm4MEncoder} sets it up): T32 code only, exceptions with
+     * their M-profile numbers, an Exception Return packet after the E atom of every exception return, a
+     * tail-chained exception as an Exception packet at 0xFFFFFFFE, and Thread or Handler mode in the level field
+     * of each context.
+     */
+    Etm4Encoder mProfile() {
+        mProfile = true;
+        return this;
+    }
+
     /** The registers that describe the unit, under the names OpenCSD's snapshots use. */
     public Registers registers() {
         Registers r = new Registers();
@@ -282,9 +295,9 @@ public final class Etm4Encoder {
         }
         r.put("TRCTRACEIDR", traceId);
         r.put("TRCAUTHSTATUS", AUTHSTATUS);
-        r.put("TRCIDR0", IDR0 | (qElements > 0 ? 1L << 15 : 0)); // QSUPP 0b01: Q elements with counts
-        r.put("TRCIDR1", ete ? IDR1_ETE : IDR1_ETM4);
-        r.put("TRCIDR2", r52 ? IDR2_R52 : IDR2);
+        r.put("TRCIDR0", (mProfile ? Etm4MEncoder.IDR0 : IDR0) | (qElements > 0 ? 1L << 15 : 0)); // QSUPP 0b01: with counts
+        r.put("TRCIDR1", mProfile ? Etm4MEncoder.IDR1 : ete ? IDR1_ETE : IDR1_ETM4);
+        r.put("TRCIDR2", mProfile ? Etm4MEncoder.IDR2 : r52 ? IDR2_R52 : IDR2);
         if (cycles) {
             r.put("TRCCCCTLR", cycleThreshold);
         }
@@ -388,7 +401,7 @@ public final class Etm4Encoder {
     /** One encoding pass: the trace unit's state. */
     private final class Run {
         private final MemoryImage memory;
-        private final InstructionClassifier classifier = new InstructionClassifier(Profile.AR);
+        private final InstructionClassifier classifier = new InstructionClassifier(mProfile ? Profile.M : Profile.AR);
         private final Insn insn = new Insn();
         private final ByteArrayOutputStream out = new ByteArrayOutputStream();
 
@@ -424,6 +437,13 @@ public final class Etm4Encoder {
         private long pReturn;
         private Isa pIsa;
 
+        // M profile: the preferred return addresses of the exceptions entered and not yet returned from (innermost
+        // last; past 256, no core nests so deep, the oldest is forgotten), and whether the pending P0 instruction is
+        // an exception return
+        private final long[] open = new long[256];
+        private int depth;
+        private boolean returning;
+
         private final long[] stack = new long[15];
         private final Isa[] stackIsa = new Isa[15];
         private int stackSize;
@@ -452,6 +472,11 @@ public final class Etm4Encoder {
                     step(s, next);
                 } else if (e instanceof ExecutionEvent.ExceptionTaken x) {
                     exception(x);
+                } else if (e instanceof ExecutionEvent.ExceptionReturned r && mProfile) {
+                    returning = pending;
+                    if (depth > 0) {
+                        depth--;
+                    }
                 } else if (e instanceof ExecutionEvent.ExceptionReturned r) {
                     if (r.el() >= 0 && r.el() != curEl) {
                         curEl = r.el();
@@ -475,6 +500,10 @@ public final class Etm4Encoder {
                 throw new IllegalArgumentException("The execution has " + isa + " code at 0x" + Long.toHexString(a)
                         + "; the ETMv4/ETE encoder encodes A64, A32 and T32 code.");
             }
+            if (mProfile && isa != Isa.T32) {
+                throw new IllegalArgumentException("The execution has " + isa + " code at 0x" + Long.toHexString(a)
+                        + "; an M-profile core runs T32 code only.");
+            }
             if (isa == Isa.A64 && r52) {
                 throw new IllegalArgumentException("The execution has A64 code at 0x" + Long.toHexString(a)
                         + "; Cortex-R52 (--unit=r52) runs AArch32 code only.");
@@ -496,12 +525,7 @@ public final class Etm4Encoder {
                 address(a, isa, contextChanged);
             } else if (needAddress || a != expectedNext) {
                 // trace resumes after code that is not traced (or a discontinuity the record does not explain)
-                flushAtoms();
-                out.write(0x04); // Trace On
-                timestamp();
-                sinceP0 = 0;
-                stackSize = 0; // a decoder empties its return stack where trace restarts (OpenCSD does)
-                address(a, isa, true);
+                restart(a, isa);
             } else if (atRangeStart && out.size() - lastSync >= syncPeriod) {
                 sync(a, isa, false);
             }
@@ -542,7 +566,7 @@ public final class Etm4Encoder {
                 }
             } else {
                 expectedNext = nextAddress;
-                if (kind == WaypointKind.EXCEPTION_CALL && s.executed()
+                if (kind == WaypointKind.EXCEPTION_CALL && s.executed() && !mProfile
                         && !(next instanceof ExecutionEvent.ExceptionTaken)) {
                     // the exception goes to code the record does not have: traced as the exception, then nothing
                     // until the record goes on
@@ -554,6 +578,16 @@ public final class Etm4Encoder {
             }
         }
 
+        /** Trace On and the address and context of {@code a}, where trace resumes after a discontinuity. */
+        private void restart(long a, Isa isa) {
+            flushAtoms();
+            out.write(0x04); // Trace On
+            timestamp();
+            sinceP0 = 0;
+            stackSize = 0; // a decoder empties its return stack where trace restarts (OpenCSD does)
+            address(a, isa, true);
+        }
+
         /** The executed P0 instruction at pAddr went to {@code target}, an instruction of {@code isa}. */
         private void resolve(long target, Isa isa) {
             pending = false;
@@ -561,11 +595,18 @@ public final class Etm4Encoder {
             atRangeStart = true;
             if (pKind == WaypointKind.BARRIER) {
                 p0(true, target, isa); // ISB: an E atom, execution goes on at the next instruction
+                if (target != pReturn) {
+                    restart(target, isa); // it did not: a discontinuity the record does not explain
+                }
                 return;
             }
             if (pKind == WaypointKind.DIRECT_BRANCH) {
                 if (target != pTarget) {
                     p0(false, target, isa); // CBZ, CBNZ, TBZ, TBNZ that did not branch
+                    if (target != pReturn) {
+                        // nor went on to the next instruction: a discontinuity the record does not explain
+                        restart(target, isa);
+                    }
                     return;
                 }
                 p0(true, target, isa);
@@ -577,6 +618,18 @@ public final class Etm4Encoder {
                     flushAtoms();
                     address(target, isa, contextChanged);
                 }
+                return;
+            }
+            if (returning) {
+                // M profile: an exception return (a branch that loaded EXC_RETURN) is an E atom, then an Exception
+                // Return packet and the address execution resumes at; never predicted by the return stack
+                returning = false;
+                flushQ();
+                atom(true);
+                sinceP0 = 0; // the atom is the P0 element a Q element after it counts from
+                flushAtoms();
+                out.write(0x07);
+                address(target, isa, false);
                 return;
             }
             if (qElements > 0) {
@@ -606,6 +659,15 @@ public final class Etm4Encoder {
             return branchBroadcast && (bbLow < 0 || (a >= bbLow && a <= bbHigh));
         }
 
+        /** M profile: enters an exception that returns to {@code ret}. */
+        private void enter(long ret) {
+            if (depth == open.length) {
+                System.arraycopy(open, 1, open, 0, depth - 1);
+                depth--;
+            }
+            open[depth++] = ret;
+        }
+
         private void push(long a, Isa isa) {
             if (!returnStack) {
                 return;
@@ -622,6 +684,9 @@ public final class Etm4Encoder {
         private void exception(ExecutionEvent.ExceptionTaken x) {
             if (!started) {
                 // trace starts in the handler, at the exception level the exception went to
+                if (mProfile) {
+                    enter(x.preferredReturn());
+                }
                 if (x.el() >= 0) {
                     curEl = x.el();
                 }
@@ -631,7 +696,15 @@ public final class Etm4Encoder {
             // the instruction set of the preferred return address: that of the code interrupted (after a taken
             // indirect branch the record does not say; taken as the branch's own)
             Isa returnIsa = curIsa;
-            if (pending) {
+            long ret = x.preferredReturn();
+            if (mProfile && pending && pKind == WaypointKind.INDIRECT_BRANCH && depth > 0 && open[depth - 1] == ret) {
+                // tail-chained: the handler's return instruction ran and the next exception replaced the return;
+                // the Exception packet's address 0xFFFFFFFE says that no instruction ran between the two
+                pending = false;
+                flushQ();
+                atom(true);
+                ret = Etm4MEncoder.TAIL_CHAIN;
+            } else if (pending) {
                 // the P0 instruction went to where the exception returns to: the exception's address is its target
                 pending = false;
                 if (pKind == WaypointKind.DIRECT_BRANCH && x.preferredReturn() != pTarget) {
@@ -647,15 +720,20 @@ public final class Etm4Encoder {
                     }
                 }
             }
+            if (mProfile && ret != Etm4MEncoder.TAIL_CHAIN) {
+                enter(ret);
+            }
+            returning = false;
             flushAtoms();
             stackSize = 0; // nothing predicted across an exception: the handler and the code after it start afresh
-            int type = curIsa == Isa.A64 ? exceptionType(x) : exceptionType32(x.number());
+            int type = mProfile ? Etm4MEncoder.exceptionType(x.number())
+                    : curIsa == Isa.A64 ? exceptionType(x) : exceptionType32(x.number());
             if (ete && type == 0) {
                 // ETE: an Exception packet of type 0 is the PE Reset packet, which carries no address
                 throw new IllegalArgumentException("The record takes a reset exception, which ETE traces as a PE reset"
                         + " without an address; the ETE encoder does not write resets.");
             }
-            exceptionPacket(type, x.preferredReturn(), returnIsa, atTarget && qElements == 0);
+            exceptionPacket(type, ret, returnIsa, atTarget && qElements == 0);
             if (x.el() >= 0 && x.el() != curEl) {
                 curEl = x.el();
                 contextChanged = true;
@@ -726,7 +804,9 @@ public final class Etm4Encoder {
                     out.write(0x82 | is); // Address with Context, 32-bit, IS0 (A32) or IS1 (T32)
                     writeAddress(a, is, 4);
                 }
-                out.write(curEl | (a64 ? 0x10 : 0) | (nonSecure ? 0x20 : 0) | (vmid >= 0 ? 0x40 : 0)
+                // M profile: the level field is Thread mode 0 or Handler mode 3 (ETM-M33 TRM, TRCIDR3.EXLEVEL_S)
+                int level = mProfile ? (depth > 0 ? 3 : 0) : curEl;
+                out.write(level | (a64 ? 0x10 : 0) | (nonSecure ? 0x20 : 0) | (vmid >= 0 ? 0x40 : 0)
                         | (contextId >= 0 ? 0x80 : 0)); // EL, SF, NS, V, C
                 if (vmid >= 0) {
                     out.write((int) vmid);

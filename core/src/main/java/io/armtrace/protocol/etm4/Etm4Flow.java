@@ -21,6 +21,7 @@ import io.armtrace.trace.InstructionCount;
 import io.armtrace.trace.InstructionRange;
 import io.armtrace.trace.Isa;
 import io.armtrace.trace.NoImage;
+import io.armtrace.trace.ProcessorMode;
 import io.armtrace.trace.SecurityState;
 import io.armtrace.trace.Timestamp;
 import io.armtrace.trace.TraceOn;
@@ -363,6 +364,14 @@ public final class Etm4Flow implements Etm4ElementListener {
         selectMemory(e.offset);
         SecurityState s = nse ? (nonSecure ? SecurityState.REALM : SecurityState.ROOT)
                 : nonSecure ? SecurityState.NON_SECURE : SecurityState.SECURE;
+        if (mProfile) {
+            // An M-profile core has no exception levels: its ETMv4 unit traces Thread mode as level 0 and Handler
+            // mode as level 3 (ETM-M33 TRM, TRCIDR3.EXLEVEL_S 0b1001: "Thread and Handler"); the other levels
+            // say nothing an M-profile user knows, so the mode is left unknown for them.
+            ProcessorMode mode = el == 0 ? ProcessorMode.THREAD : el == 3 ? ProcessorMode.HANDLER : ProcessorMode.NONE;
+            sink.accept(new Context(source, contextId, vmid, s, -1, false, false, mode));
+            return;
+        }
         sink.accept(new Context(source, contextId, vmid, s, el, aarch64, !aarch64 && el == 2));
     }
 
@@ -550,9 +559,11 @@ public final class Etm4Flow implements Etm4ElementListener {
             needAddrElem = false;
             haveAddr = true;
             tinfoWait = false;
-        } else {
+        } else if (!(mProfile && ret == 0xFFFFFFFEL)) {
             popIfPending(e.offset);
         }
+        // a tail chain: the handler's return before it went nowhere (the return stack predicted nothing), the
+        // handler's address comes next
         boolean tailChain = mProfile && ret == 0xFFFFFFFEL;
         if (haveAddr && !tailChain && Long.compareUnsigned(addr, ret) < 0) {
             walkTo(ret, e.offset);

@@ -11,6 +11,7 @@ import io.armtrace.source.Snapshot;
 import io.armtrace.source.SnapshotSource;
 import io.armtrace.testdata.SharedData;
 import io.armtrace.trace.Context;
+import io.armtrace.trace.ProcessorMode;
 import io.armtrace.trace.ExceptionEntry;
 import io.armtrace.trace.InstructionRange;
 import io.armtrace.trace.NoImage;
@@ -127,7 +128,10 @@ class Etm4FlowConformanceTest {
             return "NACC 0x" + Long.toHexString(n.address());
         }
         if (e instanceof Context c) {
-            return "C EL" + c.exceptionLevel() + (c.nonSecure() ? "N" : "S") + (c.aarch64() ? " 64" : " 32");
+            // M-profile: OpenCSD prints the context's level field, which the ETM of an M-profile core uses for
+            // Thread mode (0) and Handler mode (3); armtrace gives the mode and no level
+            int level = c.mode() == ProcessorMode.THREAD ? 0 : c.mode() == ProcessorMode.HANDLER ? 3 : c.exceptionLevel();
+            return "C EL" + level + (c.nonSecure() ? "N" : "S") + (c.aarch64() ? " 64" : " 32");
         }
         return null;
     }

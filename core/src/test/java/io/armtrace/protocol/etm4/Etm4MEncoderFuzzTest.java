@@ -104,6 +104,16 @@ class Etm4MEncoderFuzzTest {
         if ((o & 64) != 0) {
             options.put((data[2] & 16) != 0 ? "q-elements" : "vmid", Integer.toString(data[3] & 3));
         }
+        if ((o & 128) != 0) {
+            options.put("cycle-accurate", "on");
+            options.put("cycle-threshold", Integer.toString((data[1] & 0xFF) * 17));
+            options.put("timestamps", (data[2] & 32) != 0 ? "on" : "off");
+        }
+        if ((o & 128) != 0) {
+            options.put("cycle-accurate", "on");
+            options.put("cycle-threshold", Integer.toString((data[1] & 0xFF) * 17));
+            options.put("timestamps", (data[2] & 32) != 0 ? "on" : "off");
+        }
         EncodeOutput enc;
         Etm4Protocol p = new Etm4Protocol(false);
         try {

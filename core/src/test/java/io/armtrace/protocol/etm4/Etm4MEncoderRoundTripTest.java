@@ -11,10 +11,15 @@ import io.armtrace.protocol.DecodeOptions;
 import io.armtrace.protocol.EncodeOutput;
 import io.armtrace.source.Registers;
 import io.armtrace.source.TraceData;
+import io.armtrace.trace.Context;
+import io.armtrace.trace.CycleCount;
 import io.armtrace.trace.ExceptionEntry;
 import io.armtrace.trace.ExceptionReturn;
 import io.armtrace.trace.Gap;
+import io.armtrace.trace.InstructionCount;
 import io.armtrace.trace.InstructionRange;
+import io.armtrace.trace.ProcessorMode;
+import io.armtrace.trace.Timestamp;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -40,6 +45,14 @@ class Etm4MEncoderRoundTripTest {
         "m33, exact-match=off sync-period=64",
         "m55, ''",
         "m55, exact-match=off sync-period=64",
+        "m33, return-stack=on",
+        "m55, return-stack=on exact-match=off sync-period=64",
+        "m33, q-elements=1",
+        "m33, q-elements=3 sync-period=64",
+        "m55, q-elements=2",
+        "m33, cycle-accurate=on cycle-threshold=7 timestamps=on",
+        "m55, cycle-accurate=on timestamps=on sync-period=64",
+        "m33, cycle-accurate=on timestamps=on q-elements=2 security=non-secure",
     })
     void decodesToTheExecutedInstructions(String name, String optionText) throws IOException {
         Map<String, String> options = new HashMap<>();
@@ -49,13 +62,19 @@ class Etm4MEncoderRoundTripTest {
             }
         }
         options.put("profile", "M");
-        options.put("security", "secure");
+        options.putIfAbsent("security", "secure");
         Execution execution = Corpus.execution(name);
         Etm4Protocol p = new Etm4Protocol(false);
         EncodeOutput enc = p.encode(execution, Corpus.image(name), options);
         assertThat(enc.deviceType()).isEqualTo("ETM4");
         Registers regs = new Registers().putAll(enc.registers()).putAll(p.registersForCore("Cortex-M33"));
         List<Long> got = new ArrayList<>();
+        // Q elements whose path the decode cannot place are counts: [index of the first instruction, count]
+        List<long[]> counts = new ArrayList<>();
+        // each context: [index of the next instruction, mode]; timestamps: [instructions before, value]
+        List<Object[]> contexts = new ArrayList<>();
+        List<long[]> timestamps = new ArrayList<>();
+        long[] cycles = {0, 0};
         List<Object> gaps = new ArrayList<>();
         List<String> exceptions = new ArrayList<>();
         int[] returns = {0};
@@ -65,6 +84,20 @@ class Etm4MEncoderRoundTripTest {
                         for (int i = 0; i < r.count(); i++) {
                             got.add(r.addressOf(i));
                         }
+                    } else if (e instanceof InstructionCount c) {
+                        counts.add(new long[] {got.size(), c.count()});
+                        for (int i = 0; i < c.count(); i++) {
+                            got.add(-1L);
+                        }
+                    } else if (e instanceof Context c) {
+                        assertThat(c.exceptionLevel()).as("no exception level on M profile").isEqualTo(-1);
+                        assertThat(c.nonSecure()).isEqualTo(options.get("security").equals("non-secure"));
+                        contexts.add(new Object[] {got.size(), c.mode()});
+                    } else if (e instanceof Timestamp t) {
+                        timestamps.add(new long[] {got.size(), t.value()});
+                    } else if (e instanceof CycleCount c) {
+                        cycles[0]++;
+                        cycles[1] += c.cycles();
                     } else if (e instanceof Gap g) {
                         gaps.add(g);
                     } else if (e instanceof ExceptionEntry x) {
@@ -107,11 +140,80 @@ class Etm4MEncoderRoundTripTest {
         }
         assertThat(gaps).isEmpty();
         assertThat(got.size()).isGreaterThan(expected.size() - 64);
+        for (long[] c : counts) {
+            // a count stands for exactly that many instructions of the record: the ones the record has there
+            for (int i = 0; i < c[1]; i++) {
+                got.set((int) c[0] + i, expected.get((int) c[0] + i));
+            }
+        }
         assertThat(got).isEqualTo(expected.subList(0, got.size()));
+        if (options.containsKey("q-elements")) {
+            assertThat(counts.size() + ranges(got, counts)).as("Q elements decoded").isPositive();
+        } else {
+            assertThat(counts).isEmpty();
+        }
+        // Thread or Handler mode: every context's mode is the record's at the instruction after it (inside a
+        // handler: an exception taken and not yet returned from; a tail chain goes from handler to handler)
+        boolean[] handler = handlerModeOfEachStep(events);
+        assertThat(contexts).isNotEmpty();
+        for (Object[] c : contexts) {
+            int at = (Integer) c[0];
+            if (at < handler.length) {
+                assertThat(c[1]).as("mode of the context before instruction %d", at)
+                        .isEqualTo(handler[at] ? ProcessorMode.HANDLER : ProcessorMode.THREAD);
+            }
+        }
+        // timestamps: the encoder's clock is the instructions executed, given where trace (re)starts
+        if (options.containsKey("timestamps")) {
+            assertThat(timestamps).isNotEmpty();
+            for (long[] t : timestamps) {
+                assertThat(t[1]).as("timestamp after %d instructions", t[0]).isEqualTo(t[0]);
+            }
+        } else {
+            assertThat(timestamps).isEmpty();
+        }
+        // cycle counts: at least the threshold each, one cycle an instruction in all
+        if (options.containsKey("cycle-accurate")) {
+            long threshold = Long.decode(options.getOrDefault("cycle-threshold", "100"));
+            assertThat(cycles[0]).isGreaterThan(expected.size() / 4095);
+            assertThat(cycles[1]).isBetween(cycles[0] * threshold, (long) expected.size());
+        } else {
+            assertThat(cycles[0]).isZero();
+        }
         assertThat(exceptions).isEqualTo(expectedExceptions);
         assertThat(exceptions).hasSizeGreaterThan(20);
         assertThat(tailChains).as("tail-chained exceptions in the record").isPositive();
         assertThat(returns[0]).isEqualTo(expectedReturns);
+    }
+
+    private static int ranges(List<Long> got, List<long[]> counts) {
+        long inCounts = counts.stream().mapToLong(c -> c[1]).sum();
+        return (int) (got.size() - inCounts);
+    }
+
+    /** For each step of the record, whether it runs in Handler mode: inside an exception not yet returned from. */
+    private static boolean[] handlerModeOfEachStep(List<ExecutionEvent> events) {
+        List<Boolean> modes = new ArrayList<>();
+        int depth = 0;
+        for (int i = 0; i < events.size(); i++) {
+            ExecutionEvent ev = events.get(i);
+            if (ev instanceof ExecutionEvent.ExceptionTaken) {
+                boolean tail = i > 0 && events.get(i - 1) instanceof ExecutionEvent.Step && depth > 0
+                        && isReturnInHandler(events, i - 1);
+                if (!tail) {
+                    depth++;
+                }
+            } else if (ev instanceof ExecutionEvent.ExceptionReturned) {
+                depth = Math.max(0, depth - 1);
+            } else {
+                modes.add(depth > 0);
+            }
+        }
+        boolean[] out = new boolean[modes.size()];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = modes.get(i);
+        }
+        return out;
     }
 
     /**
@@ -140,8 +242,12 @@ class Etm4MEncoderRoundTripTest {
         Etm4Protocol p = new Etm4Protocol(false);
         Map<String, String> m = new HashMap<>(Map.of("profile", "M"));
         m.put("return-stack", "on");
+        m.put("q-elements", "2");
         assertThatThrownBy(() -> p.encode(Corpus.execution("m33"), Corpus.image("m33"), m))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("M-profile");
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("do not go together");
+        assertThatThrownBy(() -> p.encode(Corpus.execution("m33"), Corpus.image("m33"),
+                Map.of("profile", "M", "context-id", "5"))).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("not available for M-profile");
         assertThatThrownBy(() -> p.encode(Corpus.execution("linux-a64"), Corpus.image("linux-a64"), Map.of("profile", "M")))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("T32 code only");
         assertThatThrownBy(() -> p.encode(Corpus.execution("m33"), Corpus.image("m33"), Map.of("profile", "M", "el", "1")))

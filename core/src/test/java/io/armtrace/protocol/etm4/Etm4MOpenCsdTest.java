@@ -7,9 +7,11 @@ import io.armtrace.protocol.DecodeInput;
 import io.armtrace.protocol.DecodeOptions;
 import io.armtrace.source.Registers;
 import io.armtrace.source.TraceData;
+import io.armtrace.trace.CycleCount;
 import io.armtrace.trace.ExceptionEntry;
 import io.armtrace.trace.ExceptionReturn;
 import io.armtrace.trace.InstructionRange;
+import io.armtrace.trace.Timestamp;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -25,16 +27,19 @@ import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.zip.GZIPInputStream;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * The M-profile encoding against OpenCSD's decoder. {@code opencsd-1.3.3-encoded/m33.bin} is the encoder's ETMv4
  * trace of the corpus's Cortex-M33 program ({@code armtrace encode --protocol etm4}, core Cortex-M33), and
  * {@code m33.decode.gz} the element lines of Debian's {@code trc_pkt_lister -decode} (libopencsd 1.3.3) on that
- * snapshot; {@code tools/opencsd-check/etm4-encode-m.sh} also checks them against QEMU's record.
+ * snapshot; {@code m33-rs} is the same with the return stack and {@code m33-cc-ts} with cycle counts (threshold 7) and
+ * timestamps. {@code tools/opencsd-check/etm4-encode-m.sh} also checks them against QEMU's record.
  *
  * <p>armtrace's decode of the trace gives OpenCSD's instruction ranges (start, end, instructions, E or N), its
- * exceptions (number and preferred return address) and its exception returns, in order. One difference, left
+ * exceptions (number and preferred return address), its exception returns and its timestamps and cycle counts,
+ * in order. One difference, left
  * out and counted: OpenCSD 1.3.3 does not know M-profile tail-chaining, so for an Exception packet whose address
  * is 0xFFFFFFFE it walks from the handler's return instruction towards that address and gives a range of
  * instructions that did not run, then ADDR_NACC where the image ends; armtrace gives no range there. And where
@@ -45,24 +50,36 @@ import org.junit.jupiter.api.Test;
 class Etm4MOpenCsdTest {
     private static final Pattern RANGE = Pattern.compile("^Idx:(\\d+);.*OCSD_GEN_TRC_ELEM_INSTR_RANGE\\(exec range="
             + "0x(\\p{XDigit}+):\\[0x(\\p{XDigit}+)\\] num_i\\((\\d+)\\) last_sz\\(\\d+\\) \\(ISA=T32\\) ([EN])");
+    private static final Pattern TIMESTAMP = Pattern.compile("OCSD_GEN_TRC_ELEM_TIMESTAMP\\( \\[ TS=0x(\\p{XDigit}+)\\];\\s*\\[CC=(\\d+)\\]");
+    private static final Pattern CYCLES = Pattern.compile("OCSD_GEN_TRC_ELEM_CYCLE_COUNT\\( \\[CC=(\\d+)\\]");
     private static final Pattern EXCEPTION = Pattern.compile("^Idx:(\\d+);.*OCSD_GEN_TRC_ELEM_EXCEPTION\\("
             + "pref ret addr:0x(\\p{XDigit}+)[^;]*; excep num \\(0x(\\p{XDigit}+)\\)");
 
-    @Test
-    void sameRangesExceptionsAndReturnsAsOpenCsd() throws IOException {
+    @ParameterizedTest(name = "{0}")
+    @CsvSource({
+        "m33, ''",
+        "m33-rs, return-stack=on",
+        "m33-cc-ts, cycle-accurate=on cycle-threshold=7 timestamps=on",
+    })
+    void sameRangesExceptionsAndReturnsAsOpenCsd(String name, String optionText) throws IOException {
         Path dir = Path.of("src/test/resources/io/armtrace/protocol/etm4/opencsd-1.3.3-encoded");
         if (!Files.isDirectory(dir)) {
             dir = Path.of("core").resolve(dir);
         }
-        byte[] trace = Files.readAllBytes(dir.resolve("m33.bin"));
+        byte[] trace = Files.readAllBytes(dir.resolve(name + ".bin"));
         Map<String, String> options = new HashMap<>(Map.of("profile", "M", "security", "secure"));
+        for (String o : optionText.split(" ")) {
+            if (!o.isEmpty()) {
+                options.put(o.substring(0, o.indexOf('=')), o.substring(o.indexOf('=') + 1));
+            }
+        }
         Etm4Protocol p = new Etm4Protocol(false);
         assertThat(p.encode(Corpus.execution("m33"), Corpus.image("m33"), options).trace())
                 .as("the stored trace is what the encoder writes").isEqualTo(trace);
 
         List<String> lines = new ArrayList<>();
         try (BufferedReader r = new BufferedReader(new InputStreamReader(
-                new GZIPInputStream(Files.newInputStream(dir.resolve("m33.decode.gz"))), StandardCharsets.US_ASCII))) {
+                new GZIPInputStream(Files.newInputStream(dir.resolve(name + ".decode.gz"))), StandardCharsets.US_ASCII))) {
             for (String line; (line = r.readLine()) != null; ) {
                 lines.add(line);
             }
@@ -97,6 +114,10 @@ class Etm4MOpenCsdTest {
                 }
             } else if (line.contains("OCSD_GEN_TRC_ELEM_EXCEPTION_RET")) {
                 want.add("return");
+            } else if ((m = TIMESTAMP.matcher(line)).find()) {
+                want.add("timestamp " + Long.parseLong(m.group(1), 16) + " " + m.group(2));
+            } else if ((m = CYCLES.matcher(line)).find()) {
+                want.add("cycles " + m.group(1));
             } else if (line.contains("OCSD_GEN_TRC_ELEM_ADDR_NACC")) {
                 Matcher idx = Pattern.compile("^Idx:(\\d+);").matcher(line);
                 assertThat(idx.find() && tailChainPackets.contains(idx.group(1)))
@@ -117,6 +138,10 @@ class Etm4MOpenCsdTest {
                 have.add("exception " + x.number() + " " + (x.preferredReturn() == -1 ? "-" : Long.toHexString(x.preferredReturn())));
             } else if (e instanceof ExceptionReturn) {
                 have.add("return");
+            } else if (e instanceof Timestamp t) {
+                have.add("timestamp " + t.value() + " " + Math.max(0, t.cycles()));
+            } else if (e instanceof CycleCount c) {
+                have.add("cycles " + c.cycles());
             }
         });
         assertThat(want).hasSizeGreaterThan(16_000);
