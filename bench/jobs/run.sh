@@ -9,8 +9,13 @@
 # docs/performance.md, "One source on several threads":
 #   1. wall time of the whole command (start-up included) at 1 and JOBS threads, median of REPEAT runs, output
 #      to /dev/null, with the load average before each row; the outputs' checksums must agree (the script fails
-#      if they do not);
-#   2. phases, best of RUNS in one JVM (io.armtrace.bench.JobsPhases): decode alone, decode and format on one
+#      if they do not); beside them the CPU time (user + system, median) of the same runs, and the most the
+#      processors allow: JOBS threads cannot take less wall time than their CPU time over JOBS, so the speed-up
+#      is at most JOBS x (wall at 1) / (CPU at JOBS). The one-thread run's CPU time is above its wall time: the
+#      JIT compilers and the garbage collector use the second processor while it decodes;
+#   2. where the CPU time goes, one run each, by thread (Linux /proc): the calling thread, the pieces' decoders,
+#      the JIT compilers and the garbage collector;
+#   3. phases, best of RUNS in one JVM (io.armtrace.bench.JobsPhases): decode alone, decode and format on one
 #      thread, and the calling thread's serial phases of the split decode (split scan, probes, joining bytes).
 #      The serial fraction s is (scan + join) / one-thread time; Amdahl: speed-up(N) = 1 / (s + (1 - s) / N).
 #      The probes run in parallel (one per piece) and count as parallel work.
@@ -65,11 +70,35 @@ say "making the inputs..."
 
 load() { cut -d' ' -f1 /proc/loadavg; }
 median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
-# wall seconds of one run of the command, its output thrown away
-wall() { local t0 t1; t0=$(date +%s%N); "$@" >/dev/null; t1=$(date +%s%N); awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f\n", (b - a) / 1e9 }'; }
+# wall and CPU (user + system) seconds of one run of the command, its output thrown away
+wall() { local t TIMEFORMAT='%R %U %S'; t=$( { time "$@" >/dev/null 2>&1; } 2>&1 ); awk '{ printf "%.3f %.3f\n", $1, $2 + $3 }' <<<"$t"; }
+# CPU seconds of one run by thread (Linux /proc): "main pieces compilers gc total". Each thread's last reading
+# before it ends (sampled every 20 ms, so a thread that lives less than that may be missed): "main" is the
+# calling thread (start-up, split scan, joining), "pieces" the decoder threads, "compilers" the JIT's, "gc" the VM
+# thread (the serial collector runs there).
+accounts() {
+  local pid t st name rest tid
+  declare -A cpu=() names=()
+  java -XX:+UseSerialGC -Xss8m -jar "$jar" "$@" >/dev/null &
+  pid=$!
+  while kill -0 "$pid" 2>/dev/null; do
+    for t in /proc/"$pid"/task/*; do
+      st=$(cat "$t/stat" 2>/dev/null) || continue
+      tid=${t##*/}; name=${st#*(}; name=${name%%)*}; rest=${st##*) }
+      set -- $rest
+      cpu[$tid]=$((${12} + ${13})); names[$tid]=$name
+    done
+    sleep 0.02
+  done
+  wait "$pid"
+  for tid in "${!cpu[@]}"; do echo "${names[$tid]}|${cpu[$tid]}"; done | awk -F'|' -v hz="$(getconf CLK_TCK)" '
+    $1 == "java" { m += $2 } $1 ~ /^armtrace-chunk/ { p += $2 } $1 ~ /CompilerThre/ { c += $2 } $1 == "VM Thread" { g += $2 }
+    { t += $2 } END { printf "%.2f %.2f %.2f %.2f %.2f\n", m / hz, p / hz, c / hz, g / hz, t / hz }'
+}
 field() { sed -n "s/.*\b$1=\([^ ]*\).*/\1/p" <<<"$2"; }
 
 cli_rows=()
+cpu_rows=()
 phase_rows=()
 for input in ptm-tc2 etm3-tc2; do
   for fmt in text jsonl; do
@@ -81,10 +110,16 @@ for input in ptm-tc2 etm3-tc2; do
     [ "$s1" = "$sn" ] || { say "MISMATCH: $label: --jobs 1 and --jobs $JOBS differ"; exit 1; }
     say "  $label: command wall times..."
     l1=$(load)
-    t1=$(for i in $(seq "$REPEAT"); do wall java -jar "$jar" decode "$work/in/$input" "${opts[@]}" --jobs 1; done | median)
+    r1=$(for i in $(seq "$REPEAT"); do wall java -XX:+UseSerialGC -Xss8m -jar "$jar" decode "$work/in/$input" "${opts[@]}" --jobs 1; done)
     ln=$(load)
-    tn=$(for i in $(seq "$REPEAT"); do wall java -jar "$jar" decode "$work/in/$input" "${opts[@]}" --jobs "$JOBS" --chunk-size "$CHUNK"; done | median)
-    cli_rows+=("| $label | $t1 s (load $l1) | $tn s (load $ln) | $(awk -v a="$t1" -v b="$tn" 'BEGIN { printf "%.2fx", a / b }') |")
+    rn=$(for i in $(seq "$REPEAT"); do wall java -XX:+UseSerialGC -Xss8m -jar "$jar" decode "$work/in/$input" "${opts[@]}" --jobs "$JOBS" --chunk-size "$CHUNK"; done)
+    t1=$(cut -d' ' -f1 <<<"$r1" | median); c1=$(cut -d' ' -f2 <<<"$r1" | median)
+    tn=$(cut -d' ' -f1 <<<"$rn" | median); cn=$(cut -d' ' -f2 <<<"$rn" | median)
+    cli_rows+=("| $label | $t1 s / $c1 s (load $l1) | $tn s / $cn s (load $ln) | $(awk -v a="$t1" -v b="$tn" -v c="$cn" -v n="$JOBS" 'BEGIN { printf "%.2fx | %.2fx", a / b, n * a / c }') |")
+    say "  $label: compiler and collector..."
+    a1=$(accounts decode "$work/in/$input" "${opts[@]}" --jobs 1)
+    an=$(accounts decode "$work/in/$input" "${opts[@]}" --jobs "$JOBS" --chunk-size "$CHUNK")
+    cpu_rows+=("| $label | $(awk '{ printf "%s / %s / %s / %s / %s", $1, $2, $3, $4, $5 }' <<<"$a1") | $(awk '{ printf "%s / %s / %s / %s / %s", $1, $2, $3, $4, $5 }' <<<"$an") |")
     say "  $label: phases..."
     lp=$(load)
     p=$(java -cp "$cp" io.armtrace.bench.JobsPhases "$work/in/$input" "$fmt" "$RUNS" "$CHUNK" "$JOBS")
@@ -100,11 +135,17 @@ for input in ptm-tc2 etm3-tc2; do
 done
 
 echo
-echo "Whole command, wall time (median of $REPEAT, output to /dev/null, pieces of $CHUNK bytes):"
+echo "Whole command, wall time / CPU time (median of $REPEAT, output to /dev/null, pieces of $CHUNK bytes):"
 echo
-echo "| input, listing | --jobs 1 | --jobs $JOBS | speed-up |"
-echo "|---|---:|---:|---:|"
+echo "| input, listing | --jobs 1 | --jobs $JOBS | speed-up | at most ($JOBS x wall 1 / CPU $JOBS) |"
+echo "|---|---:|---:|---:|---:|"
 printf '%s\n' "${cli_rows[@]}"
+echo
+echo "CPU time by thread, seconds (one run each): calling thread / pieces' decoders / JIT compilers / GC / whole process:"
+echo
+echo "| input, listing | --jobs 1 | --jobs $JOBS |"
+echo "|---|---:|---:|"
+printf '%s\n' "${cpu_rows[@]}"
 echo
 echo "Phases (best of $RUNS in one JVM; serial: split scan and join, on the calling thread):"
 echo

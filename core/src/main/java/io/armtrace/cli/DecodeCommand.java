@@ -78,10 +78,11 @@ final class DecodeCommand implements Callable<Integer> {
     /** Two pieces at least: below this a source decodes in about a second on one thread. */
     static final long AUTO_MIN_SOURCE = 8L << 20;
     /**
-     * ... with at least this many threads and processors: the pieces together take 1.1 to 1.5 times the CPU time
-     * of one listing, so on 2 processors --jobs 2 was measured 0.91x to 1.10x the wall time of --jobs 1 (50 MB of
-     * PTM and ETMv3, idle machine): no gain to make it the default there. From 4 on the parallel part wins even
-     * at 1.5 times the work (Amdahl's law with the measured serial fraction; not measured on such a machine).
+     * ... with at least this many threads and processors: the pieces together take 1.0 to 1.5 times the CPU time
+     * of one listing, and one thread's run already has the JIT compilers on the second processor, so on 2
+     * processors --jobs 2 measured 0.89x (ETMv3) to 1.45x (PTM JSONL) the speed of --jobs 1 (50 MB, quiet
+     * machine): slower on ETMv3, so not the default there. From 4 on the parallel part wins even at 1.5 times the
+     * work (Amdahl's law with the measured serial fraction, 0.3%; not measured on such a machine).
      */
     static final int AUTO_MIN_PROCESSORS = 4;
     /** Whether the rule applies at all (it did not while the pieces took twice one listing's CPU time). */

@@ -61,6 +61,8 @@ public final class ChunkedDecode {
     private final Path tempDir;
     /** The formatted pieces' blocks, taken again by later pieces once a piece's bytes are written out. */
     private final SpareBlocks spareBlocks = new SpareBlocks();
+    /** What the formatted pieces keep in memory together, at most. */
+    private final Budget budget;
     private volatile boolean cancelled;
 
     private ChunkedDecode(TraceProtocol protocol, DecodeInput input, int threads, long[] starts) {
@@ -75,6 +77,7 @@ public final class ChunkedDecode {
         this.starts = starts;
         this.format = format;
         this.spillBytes = spillBytes;
+        this.budget = new Budget(spillBytes);
         this.tempDir = tempDir;
         // builds the image's piece table here, on the calling thread, before any decoder thread copies it
         input.image().memory().copy();
@@ -124,7 +127,10 @@ public final class ChunkedDecode {
         return decode(protocol, input, format, out, threads, chunkSize, formattedSpillBytes(threads), null);
     }
 
-    /** As above, spilling a chunk's bytes past {@code spillBytes} into a file in {@code tempDir} (null: the default). */
+    /**
+     * As above, the chunks in flight keeping at most {@code spillBytes} in memory together; past that a chunk's bytes
+     * go into a file in {@code tempDir} (null: the default).
+     */
     static Split decode(TraceProtocol protocol, DecodeInput input, PieceFormat format, java.io.OutputStream out,
                         int threads, long chunkSize, long spillBytes, Path tempDir) throws IOException {
         long t0 = System.nanoTime();
@@ -189,13 +195,46 @@ public final class ChunkedDecode {
     }
 
     /**
-     * A formatted chunk's bytes in memory, in a temporary file past this many: a sixteenth of the heap shared
-     * by the chunks in flight (threads + 2), at least 1 MB and at most 256 MB each. A listing is 10 to 40 times
-     * the size of its trace, so more in memory means less copied back from the disk by the joining thread, but
-     * a quarter of the heap made a 50 MB PTM listing take 2 GB of memory and more CPU time than it saved.
+     * The formatted chunks' bytes in memory, all chunks in flight together; past this many a chunk's bytes go to a
+     * temporary file: a sixteenth of the heap, at least 1 MB and at most 256 MB for each of the chunks in flight
+     * (threads + 2). A listing is 10 to 40 times the size of its trace, so more in memory means less copied back
+     * from the disk by the joining thread, but a quarter of the heap made a 50 MB PTM listing take 2 GB of memory
+     * and more CPU time than it saved. Shared, not a share each: the chunk being written out holds nothing and
+     * chunks waiting for a thread hold nothing, so with a share each (a quarter of this on 2 threads) the one
+     * chunk that waited spilled while most of the budget was unused (4 MB pieces of PTM as JSONL: 270 MB each
+     * against 98 MB shares of a 6 GB heap; the calling thread then copied them back from the disk, 90% of the
+     * time with the JIT warm).
      */
     static long formattedSpillBytes(int threads) {
-        return Math.max(1L << 20, Math.min(256L << 20, Runtime.getRuntime().maxMemory() / 16 / (threads + 2)));
+        return (threads + 2) * Math.max(1L << 20, Math.min(256L << 20, Runtime.getRuntime().maxMemory() / 16 / (threads + 2)));
+    }
+
+    /** Bytes that spools may keep in memory together: one formatted decode's chunks share one. */
+    static final class Budget {
+        private final long limit;
+        private long held;
+
+        Budget(long limit) {
+            this.limit = limit;
+        }
+
+        /** Reserves {@code n} bytes; false, reserving nothing, when that would pass the limit. */
+        synchronized boolean take(long n) {
+            if (held + n > limit) {
+                return false;
+            }
+            held += n;
+            return true;
+        }
+
+        synchronized void give(long n) {
+            held -= n;
+        }
+
+        /** Bytes reserved now (for tests). */
+        synchronized long held() {
+            return held;
+        }
     }
 
     /** A chunk's encoded elements: in memory up to {@link #SPILL_BYTES}, then in a temporary file. */
@@ -203,7 +242,11 @@ public final class ChunkedDecode {
         private final long spillBytes;
         private final Path directory;
         private final List<byte[]> blocks = new ArrayList<>();
+        /** The bytes held in each block but the last, which holds {@link #used}. */
+        private int[] lengths = new int[16];
         private int used;
+        /** Whether {@link #write} may add to the last block: not to one taken whole ({@link #keep}). */
+        private boolean lastOpen;
         private long size;
         private Path file;
         private java.io.OutputStream fileOut;
@@ -212,6 +255,10 @@ public final class ChunkedDecode {
 
         /** Null: blocks are the garbage collector's once the spool is deleted. */
         private final SpareBlocks spare;
+        /** Shared with other spools ({@link #spillBytes} unused), or null: this spool's own limit. */
+        private final Budget budget;
+        /** Bytes reserved in {@link #budget} for what this spool holds in memory. */
+        private long reserved;
 
         Spool() {
             this(SPILL_BYTES, null, null);
@@ -225,11 +272,46 @@ public final class ChunkedDecode {
             this.spillBytes = spillBytes;
             this.directory = directory;
             this.spare = spare;
+            this.budget = null;
+        }
+
+        /** As above, spilling when the bytes kept in memory by all spools of {@code budget} would pass its limit. */
+        Spool(Budget budget, Path directory, SpareBlocks spare) {
+            this.spillBytes = Long.MAX_VALUE;
+            this.directory = directory;
+            this.spare = spare;
+            this.budget = budget;
+        }
+
+        /** Whether {@code len} more bytes may be kept in memory (reserving them in a shared budget). */
+        private boolean room(int len) {
+            if (budget == null) {
+                return size + len <= spillBytes;
+            }
+            if (!budget.take(len)) {
+                return false;
+            }
+            reserved += len;
+            return true;
         }
 
         /** Bytes written so far. */
         long size() {
             return size;
+        }
+
+        /** Bytes of the blocks held in memory (for tests: at most about the spill size). */
+        long heldBytes() {
+            long n = 0;
+            for (byte[] b : blocks) {
+                n += b.length;
+            }
+            return n;
+        }
+
+        /** The temporary file, once spilled (for tests). */
+        Path file() {
+            return file;
         }
 
         @Override
@@ -239,7 +321,7 @@ public final class ChunkedDecode {
 
         @Override
         public void write(byte[] b, int off, int len) throws IOException {
-            if (file == null && size + len > spillBytes) {
+            if (file == null && !room(len)) {
                 spill();
             }
             size += len;
@@ -255,13 +337,20 @@ public final class ChunkedDecode {
                 return;
             }
             while (len > 0) {
-                if (blocks.isEmpty() || used == blocks.get(blocks.size() - 1).length) {
+                if (blocks.isEmpty() || !lastOpen || used == blocks.get(blocks.size() - 1).length) {
                     // blocks of a megabyte past the first: the garbage collector allocates arrays that large
                     // outside the young generation and never copies them while they live
-                    int blockSize = blocks.isEmpty() || spillBytes < (8L << 20) ? 1 << 16 : 1 << 20;
+                    long limit = budget != null ? budget.limit : spillBytes;
+                    int blockSize = blocks.isEmpty() || limit < (8L << 20) ? 1 << 16 : 1 << 20;
+                    if (!blocks.isEmpty() && !lastOpen) {
+                        // after a buffer kept whole: the rest of a writer's buffer flushed at a seam, most likely
+                        // followed by more whole buffers, so a small block (a full-sized one each time wasted most);
+                        // of one size, so that the spare blocks are of few sizes and are taken again
+                        blockSize = 8 << 10;
+                    }
                     byte[] fresh = spare == null ? null : spare.take(blockSize);
-                    blocks.add(fresh != null ? fresh : new byte[blockSize]);
-                    used = 0;
+                    add(fresh != null ? fresh : new byte[blockSize], 0);
+                    lastOpen = true;
                 }
                 byte[] block = blocks.get(blocks.size() - 1);
                 int n = Math.min(len, block.length - used);
@@ -272,6 +361,41 @@ public final class ChunkedDecode {
             }
         }
 
+        /** Appends {@code block}, holding {@code length} bytes, as the last block. */
+        private void add(byte[] block, int length) {
+            int last = blocks.size() - 1;
+            if (last >= 0) {
+                if (last == lengths.length) {
+                    lengths = Arrays.copyOf(lengths, 2 * lengths.length);
+                }
+                lengths[last] = used;
+            }
+            blocks.add(block);
+            used = length;
+        }
+
+        /** The bytes block {@code i} holds. */
+        private int lengthOf(int i) {
+            return i == blocks.size() - 1 ? used : lengths[i];
+        }
+
+        /**
+         * Takes the first {@code length} bytes of {@code full} as the next bytes, keeping the array itself when it is
+         * kept in memory and at least half full; returns the buffer the caller fills next: a spare one of the same
+         * size, a new one, or {@code full} when its bytes were copied (into the file, or into the last block).
+         */
+        byte[] keep(byte[] full, int length) throws IOException {
+            if (length < full.length / 2 || file != null || !room(length)) {
+                write(full, 0, length);
+                return full;
+            }
+            size += length;
+            add(full, length);
+            lastOpen = false;
+            byte[] next = spare == null ? null : spare.take(full.length);
+            return next != null ? next : new byte[full.length];
+        }
+
         private void spill() throws IOException {
             try {
                 file = directory == null ? Files.createTempFile("armtrace-chunk", ".part")
@@ -280,7 +404,7 @@ public final class ChunkedDecode {
                 installCleanup();
                 fileOut = new java.io.BufferedOutputStream(Files.newOutputStream(file), 1 << 16);
                 for (int i = 0; i < blocks.size(); i++) {
-                    fileOut.write(blocks.get(i), 0, i == blocks.size() - 1 ? used : blocks.get(i).length);
+                    fileOut.write(blocks.get(i), 0, lengthOf(i));
                 }
             } catch (IOException e) {
                 throw failure = new TemporaryFileFailure(e);
@@ -294,6 +418,11 @@ public final class ChunkedDecode {
                 spare.give(blocks);
             }
             blocks.clear();
+            used = 0;
+            if (budget != null) {
+                budget.give(reserved);
+                reserved = 0;
+            }
         }
 
         @Override
@@ -316,8 +445,7 @@ public final class ChunkedDecode {
             }
             List<java.io.InputStream> parts = new ArrayList<>();
             for (int i = 0; i < blocks.size(); i++) {
-                parts.add(new java.io.ByteArrayInputStream(blocks.get(i), 0,
-                        i == blocks.size() - 1 ? used : blocks.get(i).length));
+                parts.add(new java.io.ByteArrayInputStream(blocks.get(i), 0, lengthOf(i)));
             }
             return new java.io.SequenceInputStream(java.util.Collections.enumeration(parts));
         }
@@ -342,7 +470,7 @@ public final class ChunkedDecode {
             if (file == null) {
                 long at = 0;
                 for (int i = 0; i < blocks.size() && at < to; i++) {
-                    int len = i == blocks.size() - 1 ? used : blocks.get(i).length;
+                    int len = lengthOf(i);
                     long lo = Math.max(from, at);
                     long hi = Math.min(to, at + len);
                     if (hi > lo) {
@@ -595,8 +723,8 @@ public final class ChunkedDecode {
      * before its seam are dropped) written straight to the output. Also where the chunk's decoder marks, at its
      * first sync points, how many bytes and listed elements it had written, for the seam with the chunk before.
      */
-    private final class Piece extends java.io.OutputStream {
-        private final Spool spool = new Spool(spillBytes, tempDir, spareBlocks);
+    private final class Piece extends java.io.OutputStream implements PieceFormat.BufferTaker {
+        private final Spool spool = new Spool(budget, tempDir, spareBlocks);
         private java.io.OutputStream direct;
         private long position;
         private final Map<Long, long[]> marks = new HashMap<>();
@@ -629,6 +757,24 @@ public final class ChunkedDecode {
                 } else {
                     spool.write(b, off, len);
                 }
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+
+        /** A formatter's full buffer: written out by the head, kept whole by a piece that waits for its turn. */
+        @Override
+        public synchronized byte[] take(byte[] full, int length) {
+            if (deleted) {
+                return full;
+            }
+            position += length;
+            try {
+                if (direct != null) {
+                    direct.write(full, 0, length);
+                    return full;
+                }
+                return spool.keep(full, length);
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }

@@ -29,8 +29,9 @@ public final class EncodingWriter extends Writer {
     private final CharsetEncoder encoder;
     private final boolean asciiAsItself;
     private final boolean utf8;
-    private final byte[] buf;
-    private final ByteBuffer bytes;
+    /** Not final: a {@link io.armtrace.trace.PieceFormat.BufferTaker} stream takes it and gives back another. */
+    private byte[] buf;
+    private ByteBuffer bytes;
     private int pos;
     /** A high surrogate that ended the last write: its pair may start the next. */
     private char leftover;
@@ -41,9 +42,20 @@ public final class EncodingWriter extends Writer {
      * {@link #room} then checks one bound only.
      */
     private int fastLimit;
+    /**
+     * {@link #out} when it takes whole buffers ({@link #takingBuffers}), else null. Not tested for with instanceof on
+     * every writer: that would load the interface in every command, {@code --version} included.
+     */
+    private final io.armtrace.trace.PieceFormat.BufferTaker taker;
 
     public EncodingWriter(OutputStream out, Charset charset, int bufferSize) {
+        this(out, charset, bufferSize, null);
+    }
+
+    private EncodingWriter(OutputStream out, Charset charset, int bufferSize,
+                           io.armtrace.trace.PieceFormat.BufferTaker taker) {
         this.out = out;
+        this.taker = taker;
         this.encoder = charset.newEncoder().onMalformedInput(CodingErrorAction.REPLACE)
                 .onUnmappableCharacter(CodingErrorAction.REPLACE);
         this.asciiAsItself = charset.equals(StandardCharsets.UTF_8) || charset.equals(StandardCharsets.US_ASCII)
@@ -57,6 +69,15 @@ public final class EncodingWriter extends Writer {
     /** UTF-8 with a 64 KiB buffer. */
     public EncodingWriter(OutputStream out) {
         this(out, StandardCharsets.UTF_8, 1 << 16);
+    }
+
+    /**
+     * A writer that hands {@code out} its buffer whole when full ({@link io.armtrace.trace.PieceFormat.BufferTaker#take})
+     * if {@code out} takes buffers so, and goes on in the one it gets back; else as the constructor.
+     */
+    public static EncodingWriter takingBuffers(OutputStream out, Charset charset, int bufferSize) {
+        return new EncodingWriter(out, charset, bufferSize,
+                out instanceof io.armtrace.trace.PieceFormat.BufferTaker t ? t : null);
     }
 
     /**
@@ -160,8 +181,8 @@ public final class EncodingWriter extends Writer {
         if (haveLeftover) {
             i = joinLeftover(cbuf[i], i, end);
         }
-        byte[] b = buf;
         while (i < end) {
+            byte[] b = buf; // again after each flush: a BufferTaker stream gives another buffer
             if (asciiAsItself) {
                 int p = pos;
                 int n = Math.min(end - i, b.length - p);
@@ -220,8 +241,8 @@ public final class EncodingWriter extends Writer {
         if (haveLeftover) {
             i = joinLeftover(s.charAt(i), i, end);
         }
-        byte[] b = buf;
         while (i < end) {
+            byte[] b = buf; // again after each flush: a BufferTaker stream gives another buffer
             if (asciiAsItself) {
                 int p = pos;
                 int stop = Math.min(end, i + (b.length - p));
@@ -327,6 +348,15 @@ public final class EncodingWriter extends Writer {
         if (pos > 0) {
             int n = pos;
             pos = 0;
+            if (taker != null) {
+                byte[] next = taker.take(buf, n);
+                if (next != buf) {
+                    buf = next;
+                    bytes = ByteBuffer.wrap(next);
+                    fastLimit = closed || haveLeftover ? 0 : next.length;
+                }
+                return;
+            }
             out.write(buf, 0, n);
         }
     }

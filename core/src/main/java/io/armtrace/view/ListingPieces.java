@@ -19,10 +19,19 @@ import java.util.function.Function;
 public final class ListingPieces implements PieceFormat {
     private final Function<PrintWriter, ElementSink> writer;
     private final Charset charset;
+    private final int bufferSize;
 
     public ListingPieces(Function<PrintWriter, ElementSink> writer, Charset charset) {
+        // a buffer of a megabyte: a piece that waits for its turn keeps it whole (PieceFormat.BufferTaker), and
+        // arrays that large the garbage collector does not copy while they wait
+        this(writer, charset, 1 << 20);
+    }
+
+    /** With each piece's writer buffering {@code bufferSize} bytes (tests use small ones, to see buffers handed over). */
+    public ListingPieces(Function<PrintWriter, ElementSink> writer, Charset charset, int bufferSize) {
         this.writer = writer;
         this.charset = charset;
+        this.bufferSize = bufferSize;
     }
 
     @Override
@@ -30,7 +39,7 @@ public final class ListingPieces implements PieceFormat {
         // the EncodingWriter's own PrintWriter: the listing writers put ASCII lines straight into its byte buffer
         // (ListingOutput); through a plain PrintWriter each line became a String and was encoded again, which made
         // the pieces together take 1.5 to 1.9 times the CPU time of one listing
-        PrintWriter w = new EncodingWriter(bytes, charset, 1 << 16).printWriter(false);
+        PrintWriter w = EncodingWriter.takingBuffers(bytes, charset, bufferSize).printWriter(false);
         ElementSink sink = writer.apply(w);
         return new Formatter() {
             private Object held;

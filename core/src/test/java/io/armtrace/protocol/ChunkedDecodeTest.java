@@ -178,8 +178,13 @@ class ChunkedDecodeTest {
 
     /** A listing format for formatted decodes: the text writer (ranges or per instruction) or JSONL, over bytes. */
     private static PieceFormat listing(ProgramImage image, int kind) {
+        return listing(image, kind, 1 << 20);
+    }
+
+    /** As above, each piece's writer buffering {@code buffer} bytes. */
+    private static PieceFormat listing(ProgramImage image, int kind, int buffer) {
         return new io.armtrace.view.ListingPieces(w -> kind == 2 ? new JsonlWriter(w, image, false)
-                : new TextWriter(w, image, kind == 1, false), java.nio.charset.StandardCharsets.UTF_8);
+                : new TextWriter(w, image, kind == 1, false), java.nio.charset.StandardCharsets.UTF_8, buffer);
     }
 
     /** The bytes of a sequential decode in {@code format}. */
@@ -193,8 +198,9 @@ class ChunkedDecodeTest {
 
     /**
      * Pieces that format their own listing give the sequential bytes: every TC2 source and corrupted copies of
-     * the ETMv3 and PTM ones, with chunk sizes from a seeded generator, bytes spilled to files past 4 KiB, and
-     * no file left behind.
+     * the ETMv3 and PTM ones, with chunk sizes from a seeded generator, bytes spilled to files past 4 KiB or kept
+     * in memory, writers' buffers small enough that waiting pieces keep them whole ({@code PieceFormat.BufferTaker}),
+     * and no file left behind.
      */
     @Test
     void formattedPiecesJoinToTheSequentialBytes(@org.junit.jupiter.api.io.TempDir java.nio.file.Path tmp)
@@ -229,14 +235,16 @@ class ChunkedDecodeTest {
         for (int i = 0; i < inputs.size(); i++) {
             DecodeInput input = inputs.get(i);
             for (int kind = 0; kind < 3; kind++) {
-                PieceFormat format = listing(input.image(), kind);
+                int buffer = random.nextBoolean() ? 1 << 20 : 256 + random.nextInt(1024);
+                PieceFormat format = listing(input.image(), kind, buffer);
                 byte[] expected = sequential(protocols.get(i), input, format);
                 long chunk = 64 + random.nextInt(1024);
+                long spill = random.nextBoolean() ? 4096 : 1 << 30;
                 java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
                 ChunkedDecode.Split split = ChunkedDecode.decode(protocols.get(i), input, format, out,
-                        2 + random.nextInt(3), chunk, 4096, tmp);
-                assertThat(out.toByteArray()).as("%s, format %d, chunks of %d bytes", input.data().name(), kind, chunk)
-                        .isEqualTo(expected);
+                        2 + random.nextInt(3), chunk, spill, tmp);
+                assertThat(out.toByteArray()).as("%s, format %d, chunks of %d bytes, buffers of %d, spilled past %d",
+                        input.data().name(), kind, chunk, buffer, spill).isEqualTo(expected);
                 seams += split.seams();
                 try (var left = java.nio.file.Files.list(tmp)) {
                     assertThat(left).as("temporary files left").isEmpty();
@@ -285,5 +293,73 @@ class ChunkedDecodeTest {
             }
         }
         assertThat(ChunkedDecode.temporaryFiles()).isEmpty();
+    }
+
+    /**
+     * A waiting piece keeps its writer's full buffers whole and hands back others, spare ones first; the spools of
+     * one decode share one budget of memory, and past it a spool's bytes go to its temporary file (what it held is
+     * given back to the budget) and the same buffer comes back; the bytes read back are those given, and deleting a
+     * spool deletes its file and gives back what it held.
+     */
+    @Test
+    void spoolsKeepWholeBuffersWithinASharedBudgetThenSpill(@org.junit.jupiter.api.io.TempDir java.nio.file.Path tmp)
+            throws IOException {
+        ChunkedDecode.SpareBlocks spare = new ChunkedDecode.SpareBlocks();
+        byte[] given = new byte[512];
+        spare.give(List.of(given));
+        ChunkedDecode.Budget budget = new ChunkedDecode.Budget(10_000);
+        ChunkedDecode.Spool first = new ChunkedDecode.Spool(budget, tmp, spare);
+        ChunkedDecode.Spool second = new ChunkedDecode.Spool(budget, tmp, spare);
+        java.io.ByteArrayOutputStream expectedFirst = new java.io.ByteArrayOutputStream();
+        java.io.ByteArrayOutputStream expectedSecond = new java.io.ByteArrayOutputStream();
+        java.util.Random random = new java.util.Random(5);
+        byte[] buffer = new byte[512];
+        List<byte[]> kept = new ArrayList<>();
+        // the second spool keeps 4 KB first: the first may keep only what is left of the budget
+        for (int i = 0; i < 8; i++) {
+            random.nextBytes(buffer);
+            expectedSecond.write(buffer, 0, 512);
+            byte[] next = second.keep(buffer, 512);
+            assertThat(next).isNotSameAs(buffer);
+            if (i == 0) {
+                assertThat(next).as("the spare buffer is handed out first").isSameAs(given);
+            }
+            buffer = next;
+        }
+        assertThat(budget.held()).isEqualTo(4096);
+        int writes = 0;
+        while (first.size() < 30_000) {
+            int length = writes++ > 3 && random.nextInt(4) == 0 ? 1 + random.nextInt(255) : 256 + random.nextInt(257);
+            random.nextBytes(buffer);
+            expectedFirst.write(buffer, 0, length);
+            boolean before = first.file() == null;
+            byte[] next = first.keep(buffer, length);
+            assertThat(next).hasSize(512);
+            if (before && first.file() == null && length >= 256) {
+                assertThat(next).as("a buffer at least half full is kept whole").isNotSameAs(buffer);
+                kept.add(buffer);
+            } else {
+                assertThat(next).as("copied: less than half full, or spilled").isSameAs(buffer);
+            }
+            assertThat(budget.held()).isLessThanOrEqualTo(10_000);
+            buffer = next;
+        }
+        assertThat(kept).as("buffers kept before the spill").hasSizeGreaterThan(5);
+        assertThat(first.size()).as("the first spool had less than the whole budget").isGreaterThan(6000);
+        assertThat(first.file()).exists();
+        assertThat(first.heldBytes()).as("spilled: nothing held in memory").isZero();
+        assertThat(budget.held()).as("only the second spool's bytes").isEqualTo(4096);
+        java.io.ByteArrayOutputStream back = new java.io.ByteArrayOutputStream();
+        first.copyTo(0, first.size(), back);
+        assertThat(back.toByteArray()).isEqualTo(expectedFirst.toByteArray());
+        back.reset();
+        second.copyTo(0, second.size(), back);
+        assertThat(back.toByteArray()).isEqualTo(expectedSecond.toByteArray());
+        java.nio.file.Path file = first.file();
+        first.delete();
+        second.delete();
+        assertThat(file).doesNotExist();
+        assertThat(budget.held()).isZero();
+        assertThat(ChunkedDecode.temporaryFiles()).doesNotContain(file);
     }
 }

@@ -89,6 +89,69 @@ class EncodingWriterTest {
         }
     }
 
+    /**
+     * A stream that takes the writer's full buffers (as a piece of a split decode does) and gives back a fresh one
+     * or, every third time, copies the bytes and gives back the same buffer. It keeps what each taken buffer held
+     * when taken, so that a write into a buffer after it was handed over shows.
+     */
+    private static final class Taker extends OutputStream implements io.armtrace.trace.PieceFormat.BufferTaker {
+        final java.util.List<byte[]> taken = new java.util.ArrayList<>();
+        final java.util.List<byte[]> atTake = new java.util.ArrayList<>();
+        final java.util.List<Integer> lengths = new java.util.ArrayList<>();
+        final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        int calls;
+
+        @Override
+        public byte[] take(byte[] full, int length) {
+            bytes.write(full, 0, length);
+            if (++calls % 3 == 0) {
+                return full;
+            }
+            taken.add(full);
+            atTake.add(java.util.Arrays.copyOf(full, length));
+            lengths.add(length);
+            return new byte[full.length];
+        }
+
+        @Override
+        public void write(int b) {
+            bytes.write(b);
+        }
+
+        @Override
+        public void write(byte[] b, int off, int len) {
+            bytes.write(b, off, len);
+        }
+    }
+
+    @Test
+    void aStreamThatTakesWholeBuffersGetsTheSameBytesAndTheWriterLeavesTakenBuffersAlone() throws IOException {
+        SplittableRandom rnd = new SplittableRandom(20261126);
+        for (Charset cs : new Charset[] {StandardCharsets.UTF_8, StandardCharsets.ISO_8859_1, StandardCharsets.UTF_16BE}) {
+            for (int round = 0; round < 200; round++) {
+                String text = randomText(rnd, rnd.nextInt(3000));
+                long seed = rnd.nextLong();
+                int buffer = rnd.nextBoolean() ? 64 : 256;
+                Taker taker = new Taker();
+                try (Writer w = EncodingWriter.takingBuffers(taker, cs, buffer)) {
+                    writeInPieces(w, text, new SplittableRandom(seed));
+                }
+                assertThat(taker.bytes.toByteArray()).as("%s, round %d", cs, round)
+                        .isEqualTo(encode(cs, text, seed, false, buffer));
+                for (int i = 0; i < taker.taken.size(); i++) {
+                    assertThat(java.util.Arrays.copyOf(taker.taken.get(i), taker.lengths.get(i)))
+                            .as("%s, round %d, buffer %d taken", cs, round, i).isEqualTo(taker.atTake.get(i));
+                }
+            }
+        }
+        // the test reaches the handing over: with a 64-byte buffer, thousands of characters fill it many times
+        Taker taker = new Taker();
+        try (Writer w = EncodingWriter.takingBuffers(taker, StandardCharsets.UTF_8, 64)) {
+            writeInPieces(w, randomText(new SplittableRandom(1), 3000), new SplittableRandom(2));
+        }
+        assertThat(taker.taken).hasSizeGreaterThan(10);
+    }
+
     @Test
     void surrogatePairSplitAcrossWritesAndLoneSurrogateAtTheEnd() throws IOException {
         String pair = new String(Character.toChars(0x1F600));
