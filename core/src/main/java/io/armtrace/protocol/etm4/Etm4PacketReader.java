@@ -261,11 +261,9 @@ public final class Etm4PacketReader {
 
     // --- atoms ----------------------------------------------------------------------------------
 
-    /**
-     * Atom headers 0xC0-0xFF (IHI 0064, Atom packets): kind ordinal in bits [47:40], count in [39:32], and the E/N
-     * bits in [31:0] (bit 0 oldest, 1 = E).
-     */
-    private static final long[] ATOMS = new long[256];
+    /** Atom headers 0xC0-0xFF (IHI 0064, Atom packets): kind ordinal << 8 | count, and the E/N bits (bit 0 oldest, 1 = E). */
+    private static final int[] ATOM_KIND_COUNT = new int[256];
+    private static final int[] ATOM_BITS = new int[256];
 
     static {
         for (int h = 0xC0; h <= 0xFF; h++) {
@@ -304,7 +302,8 @@ public final class Etm4PacketReader {
                 count = es + 1;
                 bits = (1 << es) - 1 | ((h & 0x20) == 0 ? 1 << es : 0);
             }
-            ATOMS[h] = (long) k.ordinal() << 40 | (long) count << 32 | bits & 0xFFFFFFFFL;
+            ATOM_KIND_COUNT[h] = k.ordinal() << 8 | count;
+            ATOM_BITS[h] = bits;
         }
     }
 
@@ -353,157 +352,118 @@ public final class Etm4PacketReader {
     /**
      * Reads packets from b[pos..end) while synchronized; returns where it stopped: at end, after a packet cut
      * by the chunk's end (carried), or after an error (sync lost).
-     *
-     * <p>The packets of nearly every trace (atoms, exact match, short and long addresses) are decoded here when
-     * they lie whole in the array, with one header table lookup, no copy and one call of the listener; the
-     * loop and what it calls stay small enough for the JIT to compile into one body. Everything else, and a
-     * packet cut by the chunk's end, takes the general path ({@link #length}, {@link #decode}), which gives the
-     * same fields.
      */
     private int packets(byte[] b, int pos, int end) {
         final long at = chunkAt;
         final Etm4Packet k = pkt;
-        final byte[] kb = k.bytes;
         final Etm4PacketListener o = out;
         while (pos < end) {
             int h = b[pos] & 0xFF;
-            int n;
             if (h >= 0xC0) {
                 // atoms: the most frequent packets, one byte each
-                long a = ATOMS[h];
-                k.kindIndex = (byte) (a >>> 40);
-                k.atomCount = (int) (a >>> 32) & 0xFF;
-                k.atomBits = (int) a;
-                kb[0] = (byte) h;
-                n = 1;
-            } else {
-                switch (FAST[h]) {
-                    case F_EXACT -> {
-                        k.kindIndex = EXACT_KIND;
-                        kb[0] = (byte) h;
-                        exactMatch(h & 3);
-                        n = 1;
-                    }
-                    case F_SHORT -> {
-                        if (pos + 2 >= end) {
-                            n = 0;
-                        } else {
-                            n = shortFast(b, pos, h, kb);
-                        }
-                    }
-                    case F_LONG32 -> {
-                        if (pos + 5 > end) {
-                            n = 0;
-                        } else {
-                            longFast(b, pos, h, kb, false);
-                            n = 5;
-                        }
-                    }
-                    case F_LONG64 -> {
-                        if (pos + 9 > end) {
-                            n = 0;
-                        } else {
-                            longFast(b, pos, h, kb, true);
-                            n = 9;
-                        }
-                    }
-                    default -> n = 0;
-                }
-                if (n == 0) {
-                    int r = general(b, pos, end, at);
-                    if (r < 0) {
-                        return ~r;
-                    }
-                    pos = r;
+                int kc = ATOM_KIND_COUNT[h];
+                k.kindIndex = (byte) (kc >> 8);
+                k.offset = at + pos;
+                k.length = 1;
+                k.bytes[0] = (byte) h;
+                k.atomCount = kc & 0xFF;
+                k.atomBits = ATOM_BITS[h];
+                o.packet(k);
+                pos++;
+                continue;
+            }
+            if ((h & 0xF0) == 0x90 && pos + 1 < end) {
+                // addresses: the next most frequent packets (short, exact match, long 32-bit), decoded here
+                int n = fastAddress(b, pos, end, h, at + pos);
+                if (n > 0) {
+                    pos += n;
                     continue;
                 }
             }
-            k.offset = at + pos;
-            k.length = n;
-            o.packet(k);
-            pos += n;
+            int n = length(b, pos, end);
+            if (n > 0) {
+                decode(b, pos, n, at + pos);
+                pos += n;
+            } else if (n == 0) {
+                carryStart = at + pos;
+                carryLen = end - pos;
+                System.arraycopy(b, pos, carry, 0, carryLen);
+                return end;
+            } else {
+                return error(b, pos, n, at + pos);
+            }
         }
         return pos;
     }
 
     /**
-     * One packet of the general path at b[pos..end): returns the index after it when the loop goes on, or the
-     * complement of where the loop stops (packet carried over to the next chunk, or an error).
+     * Short, exact match and long addresses (headers 0x90-0x9E) when they are whole in b[pos..end); returns
+     * their length, or 0 to leave the packet to the general path. The same decoding as {@link #decode}.
      */
-    private int general(byte[] b, int pos, int end, long at) {
-        int n = length(b, pos, end);
-        if (n > 0) {
-            decode(b, pos, n, at + pos);
-            return pos + n;
-        } else if (n == 0) {
-            carryStart = at + pos;
-            carryLen = end - pos;
-            System.arraycopy(b, pos, carry, 0, carryLen);
-            return ~end;
+    private int fastAddress(byte[] b, int pos, int end, int h, long offset) {
+        Etm4Packet k = pkt;
+        int n;
+        Kind kind;
+        switch (h) {
+            case 0x90, 0x91, 0x92 -> {
+                setKind(k, Kind.ADDR_EXACT_MATCH, offset, 1);
+                k.bytes[0] = (byte) h;
+                exactMatch(h & 3);
+                out.packet(k);
+                return 1;
+            }
+            case 0x95, 0x96 -> {
+                int is = h & 1 ^ 1; // 0x95 IS0, 0x96 IS1
+                int b1 = b[pos + 1] & 0xFF;
+                int shift = 2 - is;
+                long v = (long) (b1 & 0x7F) << shift;
+                int bits = 7 + shift;
+                n = 2;
+                if ((b1 & 0x80) != 0) {
+                    if (pos + 2 >= end) {
+                        return 0;
+                    }
+                    v |= (long) (b[pos + 2] & 0xFF) << (7 + shift);
+                    bits += 8;
+                    n = 3;
+                    k.bytes[2] = b[pos + 2];
+                }
+                setKind(k, is == 0 ? Kind.ADDR_SHORT_IS0 : Kind.ADDR_SHORT_IS1, offset, n);
+                k.bytes[0] = (byte) h;
+                k.bytes[1] = (byte) b1;
+                update(v, bits, is);
+                out.packet(k);
+                return n;
+            }
+            case 0x9A, 0x9B, 0x9D, 0x9E -> {
+                boolean wide = h >= 0x9D;
+                n = wide ? 9 : 5;
+                if (pos + n > end) {
+                    return 0;
+                }
+                int is = (h == 0x9B || h == 0x9E) ? 1 : 0;
+                kind = wide ? (is == 1 ? Kind.ADDR_LONG_64_IS1 : Kind.ADDR_LONG_64_IS0)
+                        : (is == 1 ? Kind.ADDR_LONG_32_IS1 : Kind.ADDR_LONG_32_IS0);
+                setKind(k, kind, offset, n);
+                System.arraycopy(b, pos, k.bytes, 0, n);
+                longAddress(b, pos + 1, wide, is);
+                out.packet(k);
+                return n;
+            }
+            default -> {
+                return 0;
+            }
         }
-        return ~error(b, pos, n, at + pos);
     }
 
-    // Headers the main loop decodes itself (besides atoms), whatever the configuration: IHI 0064's exact match,
-    // short and long address packets
-    private static final byte F_OTHER = 0;
-    private static final byte F_EXACT = 1;
-    private static final byte F_SHORT = 2;
-    private static final byte F_LONG32 = 3;
-    private static final byte F_LONG64 = 4;
-    private static final byte[] FAST = new byte[256];
-    private static final byte EXACT_KIND = (byte) Kind.ADDR_EXACT_MATCH.ordinal();
-    private static final byte[] LONG_KINDS = new byte[16];
-    private static final byte[] SHORT_KINDS = {(byte) Kind.ADDR_SHORT_IS0.ordinal(), (byte) Kind.ADDR_SHORT_IS1.ordinal()};
-
-    static {
-        FAST[0x90] = F_EXACT;
-        FAST[0x91] = F_EXACT;
-        FAST[0x92] = F_EXACT;
-        FAST[0x95] = F_SHORT;
-        FAST[0x96] = F_SHORT;
-        FAST[0x9A] = F_LONG32;
-        FAST[0x9B] = F_LONG32;
-        FAST[0x9D] = F_LONG64;
-        FAST[0x9E] = F_LONG64;
-        LONG_KINDS[0xA] = (byte) Kind.ADDR_LONG_32_IS0.ordinal();
-        LONG_KINDS[0xB] = (byte) Kind.ADDR_LONG_32_IS1.ordinal();
-        LONG_KINDS[0xD] = (byte) Kind.ADDR_LONG_64_IS0.ordinal();
-        LONG_KINDS[0xE] = (byte) Kind.ADDR_LONG_64_IS1.ordinal();
-    }
-
-    /** Short address (header 0x95 IS0, 0x96 IS1) whose bytes, up to 3, lie in the array: its length. As {@link #shortAddress}. */
-    private int shortFast(byte[] b, int pos, int h, byte[] kb) {
-        int is = h & 1 ^ 1;
-        int b1 = b[pos + 1];
-        int shift = 2 - is;
-        long v = (long) (b1 & 0x7F) << shift;
-        int bits = 7 + shift;
-        int n = 2;
-        if (b1 < 0) {
-            byte b2 = b[pos + 2];
-            v |= (long) (b2 & 0xFF) << bits;
-            bits += 8;
-            n = 3;
-            kb[2] = b2;
+    /** Kind, offset and length of the packet, with no other field touched (the fast paths). */
+    private static void setKind(Etm4Packet k, Kind kind, long offset, int length) {
+        k.kindIndex = (byte) kind.ordinal();
+        k.offset = offset;
+        k.length = length;
+        if (k.problem != null) {
+            k.problem = null;
         }
-        pkt.kindIndex = SHORT_KINDS[is];
-        kb[0] = (byte) h;
-        kb[1] = (byte) b1;
-        update(v, bits, is);
-        return n;
-    }
-
-    /** Long address (headers 0x9A, 0x9B, 0x9D, 0x9E) lying whole in the array. As {@link #longAddress}. */
-    private void longFast(byte[] b, int pos, int h, byte[] kb, boolean wide) {
-        pkt.kindIndex = LONG_KINDS[h & 0xF];
-        if (wide) {
-            System.arraycopy(b, pos, kb, 0, 9);
-        } else {
-            System.arraycopy(b, pos, kb, 0, 5);
-        }
-        // IS1: 0x9B and 0x9E
-        longAddress(b, pos + 1, wide, wide ? h & 1 ^ 1 : h & 1);
     }
 
     /** Adds bytes to a carried packet until it is complete (or bad). */
