@@ -723,12 +723,9 @@ public final class JsonlWriter implements ElementSink, ElementVisitor {
     @Override
     public void visit(TraceOn t) {
         try {
-            toBytes();
+            int p = openLine(B_TRACE_ON, t.source());
             ListingOutput o = lines;
-            int p = o.room(128 + OPTIONAL_MAX);
             byte[] b = o.buf();
-            p = ListingOutput.ascii(b, p, B_TRACE_ON);
-            p = begun(b, p, t.source());
             p = ListingOutput.ascii(b, p, B_REASON[t.reason().ordinal()]);
             p = ListingOutput.decimal(b, p, t.offset());
             o.done(ListingOutput.ascii(b, p, B_END_LINE));
@@ -766,12 +763,9 @@ public final class JsonlWriter implements ElementSink, ElementVisitor {
     @Override
     public void visit(NoImage n) {
         try {
-            toBytes();
+            int p = openLine(B_NO_IMAGE, n.source());
             ListingOutput o = lines;
-            int p = o.room(128 + OPTIONAL_MAX);
             byte[] b = o.buf();
-            p = ListingOutput.ascii(b, p, B_NO_IMAGE);
-            p = begun(b, p, n.source());
             p = ListingOutput.ascii(b, p, B_ADDR);
             p = quotedHexShortest(b, p, n.address());
             p = ListingOutput.ascii(b, p, B_ISA[n.isa().ordinal()]);
@@ -779,6 +773,18 @@ public final class JsonlWriter implements ElementSink, ElementVisitor {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /**
+     * Starts a line written as bytes: the object's type (its opening bytes {@code type}) and its source; returns
+     * where the line goes on in {@code lines.buf()}, which has room for the rest of a short object.
+     */
+    private int openLine(byte[] type, int source) throws IOException {
+        toBytes();
+        ListingOutput o = lines;
+        int p = o.room(128 + OPTIONAL_MAX);
+        byte[] b = o.buf();
+        return begun(b, ListingOutput.ascii(b, p, type), source);
     }
 
     private static final byte[] B_NO_IMAGE = ListingOutput.ascii("{\"type\":\"no_image\"");
@@ -820,12 +826,9 @@ public final class JsonlWriter implements ElementSink, ElementVisitor {
     @Override
     public void visit(Timestamp t) {
         try {
-            toBytes();
+            int p = openLine(B_TIMESTAMP, t.source());
             ListingOutput o = lines;
-            int p = o.room(128 + OPTIONAL_MAX);
             byte[] b = o.buf();
-            p = ListingOutput.ascii(b, p, B_TIMESTAMP);
-            p = begun(b, p, t.source());
             p = ListingOutput.ascii(b, p, B_VALUE);
             p = ListingOutput.decimal(b, p, t.value());
             if (t.cycles() >= 0) {
