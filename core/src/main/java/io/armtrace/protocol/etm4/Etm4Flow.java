@@ -571,6 +571,11 @@ public final class Etm4Flow implements Etm4ElementListener {
             // the exception, which returns where the one it replaces would have (the trace does not repeat it)
             sink.accept(new ExceptionReturn(source, -1));
             ret = -1;
+            if (needAddr) {
+                // the handler's return branch went nowhere, so its target is not on the return stack: the next
+                // instruction's address comes in an address packet (the next handler's), never from the stack
+                needAddrElem = true;
+            }
         }
         excPending = true;
         excNumber = e.exceptionType;
