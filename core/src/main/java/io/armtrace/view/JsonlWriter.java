@@ -492,6 +492,23 @@ public final class JsonlWriter implements ElementSink, ElementVisitor {
         ListingOutput o = lines;
         int p = o.room(256 + OPTIONAL_MAX);
         byte[] b = o.buf();
+        RangeBytes kept = rangeFields;
+        if (kept == null) {
+            kept = rangeFields = new RangeBytes(RANGE_LINE_IN_PLACE);
+        }
+        long shape = RangeBytes.shape(count, isa, lastKind, lastExecuted);
+        if (!withSource && timeline == null && thread == null) {
+            // the whole line depends on the range alone: kept whole, one copy a line
+            shape |= WHOLE_LINE;
+            int e = kept.find(start, end, shape, last);
+            if (e < 0) {
+                int n = ListingOutput.ascii(fieldBytes, 0, B_RANGE);
+                n = rangeFields(fieldBytes, n, start, end, count, isa, lastKind, lastExecuted, last);
+                e = kept.put(start, end, shape, last, fieldBytes, 0, ListingOutput.ascii(fieldBytes, n, B_END_LINE));
+            }
+            o.done(kept.copy(e, b, p));
+            return;
+        }
         p = ListingOutput.ascii(b, p, B_RANGE);
         if (withSource) {
             p = ListingOutput.ascii(b, p, B_SRC);
@@ -499,12 +516,10 @@ public final class JsonlWriter implements ElementSink, ElementVisitor {
         }
         // from "start" to "last_executed" the object depends on the range alone: kept per range (measured
         // cheaper than making these fields in place, whose constant parts are copied piece by piece)
-        RangeBytes kept = rangeFields;
-        long shape = RangeBytes.shape(count, isa, lastKind, lastExecuted);
         int e = kept.find(start, end, shape, last);
         if (e < 0) {
             e = kept.put(start, end, shape, last, fieldBytes, 0,
-                    rangeFields(fieldBytes, start, end, count, isa, lastKind, lastExecuted, last));
+                    rangeFields(fieldBytes, 0, start, end, count, isa, lastKind, lastExecuted, last));
         }
         p = kept.copy(e, b, p);
         if (timeline != null) {
@@ -516,10 +531,16 @@ public final class JsonlWriter implements ElementSink, ElementVisitor {
         o.done(ListingOutput.ascii(b, p, B_END_LINE));
     }
 
-    /** Writes the fields of a range object from {@code "start"} to {@code "last_executed"} into {@code b}; returns their length. */
-    private static int rangeFields(byte[] b, long start, long end, int count, io.armtrace.trace.Isa isa,
+    /** In the shape of a range kept as a whole line, so that a line and a line's fields never match each other. */
+    private static final long WHOLE_LINE = RangeBytes.SPARE_SHAPE_BIT;
+
+    /**
+     * Writes the fields of a range object from {@code "start"} to {@code "last_executed"} into {@code b} at
+     * {@code p}; returns the position after them.
+     */
+    private static int rangeFields(byte[] b, int p, long start, long end, int count, io.armtrace.trace.Isa isa,
                                    io.armtrace.trace.WaypointKind lastKind, boolean lastExecuted, long last) {
-        int p = ListingOutput.ascii(b, 0, B_START);
+        p = ListingOutput.ascii(b, p, B_START);
         p = quotedHexShortest(b, p, start);
         p = ListingOutput.ascii(b, p, B_END);
         p = quotedHexShortest(b, p, end);
@@ -536,10 +557,18 @@ public final class JsonlWriter implements ElementSink, ElementVisitor {
     private final byte[] fieldBytes = new byte[RangeBytes.MAX_BYTES + 8];
 
     /**
-     * Range objects' fields by range (the last instruction's address part of the key), in sets of two ways as
-     * the text listing's range lines: bounded memory.
+     * Range objects by range (the last instruction's address part of the key), in sets of two ways as the text
+     * listing's range lines: bounded memory. Whole lines where a line has no field of its own besides the range's
+     * (no source, time or thread), else the fields from {@code "start"} to {@code "last_executed"}. Made at the
+     * first range object (a listing of instructions has none).
      */
-    private final RangeBytes rangeFields = new RangeBytes(128);
+    private RangeBytes rangeFields;
+
+    /**
+     * Bytes kept in place per range: a whole line with 32-bit addresses is about 150, with 64-bit ones up to
+     * about 190 (longer ones are kept apart, at the cost of one more load).
+     */
+    private static final int RANGE_LINE_IN_PLACE = 192;
 
     /**
      * {@code "0x..."}, the quoted address in at least one hex digit (as {@link #hex(long)}), the digits made at
@@ -595,6 +624,16 @@ public final class JsonlWriter implements ElementSink, ElementVisitor {
         ListingOutput o = lines;
         int p = o.room(64 + OPTIONAL_MAX);
         byte[] b = o.buf();
+        if (!withSource && timeline == null) {
+            // {"type":"cycles","count": in four stores (the last one's seven bytes past it overwritten next)
+            p = ListingOutput.ascii8(b, p, CYCLES_LINE_0, 8);
+            p = ListingOutput.ascii8(b, p, CYCLES_LINE_1, 8);
+            p = ListingOutput.ascii8(b, p, CYCLES_LINE_2, 8);
+            p = ListingOutput.ascii8(b, p, CYCLES_LINE_3, 1);
+            p = ListingOutput.decimal(b, p, cycles);
+            o.done(ListingOutput.ascii8(b, p, LINE_END, 2));
+            return;
+        }
         p = ListingOutput.ascii(b, p, B_CYCLES_TYPE);
         if (withSource) {
             p = src(b, p, source);
@@ -608,6 +647,11 @@ public final class JsonlWriter implements ElementSink, ElementVisitor {
     }
 
     private static final byte[] B_RANGE = ListingOutput.ascii("{\"type\":\"range\"");
+    private static final long CYCLES_LINE_0 = ListingOutput.asciiLong("{\"type\":");
+    private static final long CYCLES_LINE_1 = ListingOutput.asciiLong("\"cycles\"");
+    private static final long CYCLES_LINE_2 = ListingOutput.asciiLong(",\"count\"");
+    private static final long CYCLES_LINE_3 = ListingOutput.asciiLong(":");
+    private static final long LINE_END = ListingOutput.asciiLong("}\n");
     private static final byte[] B_INSN = ListingOutput.ascii("{\"type\":\"insn\"");
     private static final byte[] B_CYCLES_TYPE = ListingOutput.ascii("{\"type\":\"cycles\"");
     private static final byte[] B_SRC = ListingOutput.ascii(",\"src\":");

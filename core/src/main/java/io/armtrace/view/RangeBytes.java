@@ -39,6 +39,8 @@ final class RangeBytes {
 
     /** In an entry's shape: it holds a range (count is at least 1 anyway, but an empty key must never match). */
     private static final long USED = 1L << 63;
+    /** A bit of a shape that {@link #shape} leaves 0, for a writer to tell two kinds of entry apart by. */
+    static final long SPARE_SHAPE_BIT = 1L << 45;
     /** In an entry's shape: the length of its bytes, not part of the key. */
     private static final int LENGTH_SHIFT = 48;
     private static final long KEY_BITS = ~(0x7FFFL << LENGTH_SHIFT);
