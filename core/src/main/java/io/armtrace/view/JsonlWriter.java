@@ -492,12 +492,17 @@ public final class JsonlWriter implements ElementSink, ElementVisitor {
         ListingOutput o = lines;
         int p = o.room(256 + OPTIONAL_MAX);
         byte[] b = o.buf();
+        boolean wholeLine = !withSource && timeline == null && thread == null;
         RangeBytes kept = rangeFields;
         if (kept == null) {
-            kept = rangeFields = new RangeBytes(RANGE_LINE_IN_PLACE);
+            kept = rangeFields = new RangeBytes(RANGE_LINE_IN_PLACE, wholeLine ? WHOLE_LINE_TABLE_BITS : 16);
         }
         long shape = RangeBytes.shape(count, isa, lastKind, lastExecuted);
-        if (!withSource && timeline == null && thread == null) {
+        if (wholeLine) {
+            if (linesMadeInPlace) {
+                o.done(rangeLine(b, p, start, end, count, isa, lastKind, lastExecuted, last));
+                return;
+            }
             // the whole line depends on the range alone: kept whole, one copy a line
             shape |= WHOLE_LINE;
             int e = kept.find(start, end, shape, last);
@@ -505,6 +510,9 @@ public final class JsonlWriter implements ElementSink, ElementVisitor {
                 int n = ListingOutput.ascii(fieldBytes, 0, B_RANGE);
                 n = rangeFields(fieldBytes, n, start, end, count, isa, lastKind, lastExecuted, last);
                 e = kept.put(start, end, shape, last, fieldBytes, 0, ListingOutput.ascii(fieldBytes, n, B_END_LINE));
+                if (++linesKept > KEPT_LINES_MAX) {
+                    linesMadeInPlace = true;
+                }
             }
             o.done(kept.copy(e, b, p));
             return;
@@ -530,6 +538,61 @@ public final class JsonlWriter implements ElementSink, ElementVisitor {
         }
         o.done(ListingOutput.ascii(b, p, B_END_LINE));
     }
+
+    /**
+     * How many whole lines are kept before the lines are made in place instead: ranges past that many no longer
+     * fit the caches with the rest of the listing's work, and reading a kept line from a table that misses them
+     * costs more than making it (2-core AMD EPYC, CPU time, one JVM each, table against in place:
+     * ptm-a9thumb-rs, 190 distinct ranges, 6.3-7.1 s against 9.0-9.2 s; ptm-tc2, 986 distinct ranges, 2.3-3.1 s
+     * against 2.0-2.4 s; sqlite-mix-arm-ptm, about 29,000, 2.4-2.9 s against 1.7-1.9 s; etm4-cc1, about 23,000,
+     * 0.138 against 0.115 s; etm4-juno, 625, and etm3-tc2, 799, the same within the machine's noise).
+     */
+    static final int KEPT_LINES_MAX = 512;
+    /** Whole lines kept so far. */
+    private int linesKept;
+    /** Whether range lines are now made in place ({@link #KEPT_LINES_MAX}). */
+    private boolean linesMadeInPlace;
+
+    /** A range object's whole line made in place at {@code p}; returns the position after it. */
+    private static int rangeLine(byte[] b, int p, long start, long end, int count, io.armtrace.trace.Isa isa,
+                                 io.armtrace.trace.WaypointKind lastKind, boolean lastExecuted, long last) {
+        p = ListingOutput.ascii8(b, p, LINE_START_0, 8);
+        p = ListingOutput.ascii8(b, p, LINE_START_1, 8);
+        p = ListingOutput.ascii8(b, p, LINE_START_2, 8);
+        p = ListingOutput.ascii8(b, p, LINE_START_3, 3);
+        p = ListingOutput.hexShortest(b, p, start);
+        p = ListingOutput.ascii8(b, p, LINE_END_0, 8);
+        p = ListingOutput.ascii8(b, p, LINE_END_1, 3);
+        p = ListingOutput.hexShortest(b, p, end);
+        p = ListingOutput.ascii8(b, p, LINE_COUNT_0, 8);
+        p = ListingOutput.ascii8(b, p, LINE_COUNT_1, 2);
+        p = ListingOutput.decimal(b, p, count);
+        int i = isa.ordinal();
+        p = ListingOutput.copy8(b, p, LINE_ISA[i], LINE_ISA_LENGTH[i]);
+        p = ListingOutput.hexShortest(b, p, last);
+        int t = lastKind.ordinal() * 2 + (lastExecuted ? 0 : 1);
+        return ListingOutput.copy8(b, p, LINE_TAIL[t], LINE_TAIL_LENGTH[t]);
+    }
+
+    private static final long LINE_START_0 = ListingOutput.asciiLong("{\"type\":");
+    private static final long LINE_START_1 = ListingOutput.asciiLong("\"range\",");
+    private static final long LINE_START_2 = ListingOutput.asciiLong("\"start\":");
+    private static final long LINE_START_3 = ListingOutput.asciiLong("\"0x");
+    private static final long LINE_END_0 = ListingOutput.asciiLong("\",\"end\":");
+    private static final long LINE_END_1 = ListingOutput.asciiLong("\"0x");
+    private static final long LINE_COUNT_0 = ListingOutput.asciiLong("\",\"count");
+    private static final long LINE_COUNT_1 = ListingOutput.asciiLong("\":");
+    private static final byte[][] LINE_ISA = java.util.Arrays.stream(io.armtrace.trace.Isa.values())
+            .map(i -> ListingOutput.ascii8Padded(",\"isa\":\"" + i.name() + "\",\"last\":\"0x")).toArray(byte[][]::new);
+    private static final int[] LINE_ISA_LENGTH = java.util.Arrays.stream(io.armtrace.trace.Isa.values())
+            .mapToInt(i -> (",\"isa\":\"" + i.name() + "\",\"last\":\"0x").length()).toArray();
+    private static final String[] TAILS = java.util.Arrays.stream(io.armtrace.trace.WaypointKind.values())
+            .flatMap(k -> java.util.stream.Stream.of(true, false).map(x -> "\",\"last_kind\":\""
+                    + k.name().toLowerCase(java.util.Locale.ROOT) + "\",\"last_executed\":" + x + "}\n"))
+            .toArray(String[]::new);
+    private static final byte[][] LINE_TAIL = java.util.Arrays.stream(TAILS).map(ListingOutput::ascii8Padded)
+            .toArray(byte[][]::new);
+    private static final int[] LINE_TAIL_LENGTH = java.util.Arrays.stream(TAILS).mapToInt(String::length).toArray();
 
     /** In the shape of a range kept as a whole line, so that a line and a line's fields never match each other. */
     private static final long WHOLE_LINE = RangeBytes.SPARE_SHAPE_BIT;
@@ -569,6 +632,12 @@ public final class JsonlWriter implements ElementSink, ElementVisitor {
      * about 190 (longer ones are kept apart, at the cost of one more load).
      */
     private static final int RANGE_LINE_IN_PLACE = 192;
+    /**
+     * The table's entries where it keeps whole lines: 2,048, as lines are kept only up to {@link #KEPT_LINES_MAX}
+     * (few entries close together). The fields of lines with src, time or thread fields are kept whatever their
+     * number, in 65,536 entries (a large program lists tens of thousands of ranges).
+     */
+    private static final int WHOLE_LINE_TABLE_BITS = 11;
 
     /**
      * {@code "0x..."}, the quoted address in at least one hex digit (as {@link #hex(long)}), the digits made at

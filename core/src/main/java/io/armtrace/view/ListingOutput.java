@@ -192,12 +192,17 @@ final class ListingOutput {
     }
 
     /**
-     * {@code v} in hexadecimal as {@link #hex} with at least one digit: one store where it fits in 32 bits.
-     * Writes up to 8 bytes past its first (within what {@link #room} gave).
+     * {@code v} in hexadecimal as {@link #hex} with at least one digit: one store where it fits in 32 bits, two
+     * where it does not. Writes up to 16 bytes past its first (within what {@link #room} gave).
      */
     static int hexShortest(byte[] b, int p, long v) {
-        if (v >>> 32 != 0) {
-            return hex(b, p, v, 1);
+        int high = (int) (v >>> 32);
+        if (high != 0) {
+            // the high word's digits, then all eight of the low word's: two stores
+            int n = (32 - Integer.numberOfLeadingZeros(high) + 3) >>> 2;
+            LONG_LE.set(b, p, hexDigits8(high) >>> ((8 - n) << 3));
+            LONG_LE.set(b, p + n, hexDigits8((int) v));
+            return p + n + 8;
         }
         int n = Math.max(1, (32 - Integer.numberOfLeadingZeros((int) v) + 3) >>> 2);
         LONG_LE.set(b, p, hexDigits8((int) v) >>> ((8 - n) << 3)); // the last n digits first

@@ -7,7 +7,8 @@ import io.armtrace.trace.WaypointKind;
 /**
  * Bytes a listing writer keeps per instruction range (the text of a range line after its columns where it names
  * a symbol), so that a range listed again costs a lookup and a copy rather than a symbol lookup and formatting:
- * loops list the same ranges again and again. Bounded: {@value #ENTRIES} entries in sets of two ways, the least recently used of a set
+ * loops list the same ranges again and again. Bounded: a number of entries given at construction (by default
+ * {@value #ENTRIES}) in sets of two ways, the least recently used of a set
  * replaced, whatever the trace.
  *
  * <p>Laid out for the lookup, which runs once per range: an entry's key is four longs side by side in one
@@ -18,23 +19,37 @@ import io.armtrace.trace.WaypointKind;
 final class RangeBytes {
     /** The most bytes an entry keeps. */
     static final int MAX_BYTES = 256;
-    private static final int BITS = 16;
-    static final int ENTRIES = 1 << BITS;
+    /** The entries of {@link #RangeBytes(int)}. */
+    static final int ENTRIES = 1 << 16;
+    /** Bits of the entry index: the table has {@code 1 << bits} entries. */
+    private final int bits;
     /** Bytes kept in place per entry. */
     private final int inPlaceBytes;
 
     /** Per entry: start, end, {@link #shape}, and one more long of the writer's (0 if it needs none). */
-    private final long[] keys = new long[ENTRIES * 4];
+    private final long[] keys;
     private final byte[] inPlace;
     /** Per entry: its bytes when there are more than {@link #inPlaceBytes}, else null; made at the first. */
     private byte[][] longer;
     /** Per set: the way used last (0 or 1). */
-    private final byte[] recent = new byte[ENTRIES / 2];
+    private final byte[] recent;
 
-    /** Entries that keep up to {@code inPlaceBytes} bytes in place (most ranges' should fit). */
+    /** {@value #ENTRIES} entries that keep up to {@code inPlaceBytes} bytes in place (most ranges' should fit). */
     RangeBytes(int inPlaceBytes) {
+        this(inPlaceBytes, 16);
+    }
+
+    /** {@code 1 << bits} entries (at least 2) that keep up to {@code inPlaceBytes} bytes in place. */
+    RangeBytes(int inPlaceBytes, int bits) {
+        if (bits < 1 || bits > 20) {
+            throw new IllegalArgumentException("bits " + bits);
+        }
+        int entries = 1 << bits;
+        this.bits = bits;
         this.inPlaceBytes = inPlaceBytes;
-        this.inPlace = new byte[ENTRIES * inPlaceBytes];
+        this.keys = new long[entries * 4];
+        this.recent = new byte[entries / 2];
+        this.inPlace = new byte[entries * inPlaceBytes];
     }
 
     /** In an entry's shape: it holds a range (count is at least 1 anyway, but an empty key must never match). */
@@ -61,7 +76,7 @@ final class RangeBytes {
 
     /** The entry that holds the range so described, or -1. */
     int find(long start, long end, long shape, long more) {
-        int e = set(start, end, shape);
+        int e = set(start, end, shape, bits);
         long[] k = keys;
         int i = e << 2;
         if (k[i] == start && k[i + 1] == end && (k[i + 2] & KEY_BITS) == shape && k[i + 3] == more) {
@@ -83,7 +98,7 @@ final class RangeBytes {
         if (len > MAX_BYTES) {
             throw new IllegalArgumentException(len + " bytes");
         }
-        int first = set(start, end, shape);
+        int first = set(start, end, shape, bits);
         int e = first + (1 - recent[first >>> 1]);
         if (keys[(first << 2) + 2] == 0) {
             e = first; // an empty set: its first way, which a lookup tries first
@@ -101,7 +116,7 @@ final class RangeBytes {
             }
         } else {
             if (longer == null) {
-                longer = new byte[ENTRIES][];
+                longer = new byte[1 << bits][];
             }
             longer[e] = java.util.Arrays.copyOfRange(b, off, off + len);
         }
@@ -125,9 +140,9 @@ final class RangeBytes {
     }
 
     /** The first entry of the range's set. */
-    private static int set(long start, long end, long shape) {
+    private static int set(long start, long end, long shape, int bits) {
         // a range that ends in a conditional instruction is listed both ways: its two lines may share a set
         long key = start ^ (end << 11) ^ (shape >>> 38 << 40);
-        return (int) ((key * 0x9E3779B97F4A7C15L) >>> (64 - BITS)) & ~1;
+        return (int) ((key * 0x9E3779B97F4A7C15L) >>> (64 - bits)) & ~1;
     }
 }

@@ -515,6 +515,37 @@ class ListingBytesTest {
         }
     }
 
+    /**
+     * A listing's range lines are kept whole while few distinct ranges were listed, then made in place
+     * ({@link JsonlWriter#KEPT_LINES_MAX}): a few ranges listed again and again (lines found kept), then many
+     * distinct ones (past the bound), then the few again (made in place), each way as Jackson's generator makes them.
+     */
+    @Test
+    void rangeLinesKeptThenMadeInPlaceAreThoseOfTheGenerator() {
+        SplittableRandom rnd = new SplittableRandom(SEED + 3);
+        List<InstructionRange> few = new ArrayList<>();
+        for (int i = 0; i < 100; i++) {
+            few.add(range(rnd, 0x10, 300));
+        }
+        List<TraceElement> elements = new ArrayList<>();
+        for (int i = 0; i < 1000; i++) {
+            elements.add(few.get(rnd.nextInt(few.size())));
+        }
+        for (int i = 0; i < 3 * JsonlWriter.KEPT_LINES_MAX; i++) {
+            elements.add(range(rnd, 0x10, 300));
+            elements.add(new CycleCount(0x10, rnd.nextInt(100_000)));
+        }
+        for (int i = 0; i < 1000; i++) {
+            elements.add(few.get(rnd.nextInt(few.size())));
+        }
+        for (boolean withSource : new boolean[] {false, true}) {
+            String expected = jsonReference(elements, withSource, false, true, false);
+            sameText(new String(throughBytes(StandardCharsets.UTF_8, 1 << 16, true,
+                    w -> listJsonl(w, elements, withSource, false, true, false)), StandardCharsets.UTF_8), expected,
+                    "with source " + withSource);
+        }
+    }
+
     @Test
     void jsonObjectsAreThoseOfTheGenerator() {
         SplittableRandom rnd = new SplittableRandom(SEED + 2);
