@@ -363,8 +363,22 @@ public final class ElfImage {
     private static SymbolTable symbols(ElfFile elf, Placed placed) {
         List<Symbol> symbols = new ArrayList<>();
         List<long[]> mappings = new ArrayList<>();
+        List<Symbol> sectionNames = new ArrayList<>();
         for (ElfFile.Symbol s : elf.symbols()) {
             String n = s.name();
+            if (s.type() == ElfFile.STT_SECTION && s.section() != ElfFile.SHN_UNDEF && n.isEmpty()) {
+                // objdump keeps the section symbols of the PLT and GOT sections among the names it gives
+                // addresses (binutils 2.40, is_significant_symbol_name: names starting with .plt or .got), so
+                // a call into the PLT reads <.plt+0x10>; they name addresses only, never a function's extent
+                ElfFile.SectionHeader sec = elf.sectionAt(s.section());
+                if (sec != null && (sec.name().startsWith(".plt") || sec.name().startsWith(".got"))
+                        && (placed == null || placed.has(s.section()))) {
+                    long value = address(elf, s.value()) + (placed == null ? 0 : placed.address[s.section()]);
+                    sectionNames.add(new Symbol(sec.name(), value, 0, false, Symbol.Type.NONE, Symbol.Binding.LOCAL,
+                            s.section()));
+                }
+                continue;
+            }
             if (n.isEmpty() || s.section() == ElfFile.SHN_UNDEF) {
                 continue;
             }
@@ -413,7 +427,7 @@ public final class ElfImage {
             }
             sections.add(new long[] {start, start + sec.size(), sec.index()});
         }
-        return SymbolTable.of(symbols, mappings, sections);
+        return SymbolTable.of(symbols, mappings, sections, sectionNames);
     }
 
     /** Each section's address in a relocatable file, where the caller placed it. */
