@@ -12,6 +12,8 @@ _start:
 	adrp	x16, got_slot   // the page of a slot of .got.plt, past .got's label: <.got.plt+0x18>
 	bl	asec            // a label and an absolute symbol at one address: by name, not the absolute one first
 	bl	zlow            // labels of two sections at one address: by name, not by section index
+	bl	asec+0x1ff8     // into a section without symbols: the nearest symbol below (<ahigh+0x1000>); its listed
+	                        // addresses are named after the section (<.nosym+0x4>), as --prefix-addresses names them
 	ret
 	.size _start, .-_start
 
@@ -46,6 +48,9 @@ asec:	ret
 zlow:
 	.section .ddd,"ax",%progbits
 ahigh:	ret
+	.section .nosym,"ax",%progbits
+	nop
+	ret
 	.section .xgot,"aw",%progbits
 	.type got_base,%object
 got_base:

@@ -413,6 +413,7 @@ public final class ElfImage {
         }
         // the allocated sections: which one holds an address, for the symbol choice of SymbolTable.nameFor
         List<long[]> sections = new ArrayList<>();
+        List<Symbol> sectionStarts = new ArrayList<>();
         for (ElfFile.SectionHeader sec : elf.sections) {
             if ((sec.flags() & ElfFile.SHF_ALLOC) == 0 || sec.size() == 0 || sec.index() == 0) {
                 continue;
@@ -426,8 +427,10 @@ public final class ElfImage {
                 continue;
             }
             sections.add(new long[] {start, start + sec.size(), sec.index()});
+            sectionStarts.add(new Symbol(sec.name(), start, 0, false, Symbol.Type.NONE, Symbol.Binding.LOCAL,
+                    sec.index()));
         }
-        return SymbolTable.of(symbols, mappings, sections, sectionNames);
+        return SymbolTable.of(symbols, mappings, sections, sectionNames, sectionStarts);
     }
 
     /** Each section's address in a relocatable file, where the caller placed it. */

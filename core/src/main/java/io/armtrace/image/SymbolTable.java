@@ -55,6 +55,8 @@ public final class SymbolTable {
     private final long[] sectionStart;
     private final long[] sectionEnd;
     private final int[] sectionIndex;
+    /** Section index to a symbol named after the section, at its start. */
+    private final java.util.Map<Integer, Symbol> sectionStarts;
 
     public SymbolTable(List<Symbol> symbols, long[] mapAddr, byte[] mapKind) {
         this(symbols, mapAddr, mapKind, List.of());
@@ -72,6 +74,20 @@ public final class SymbolTable {
      */
     public SymbolTable(List<Symbol> symbols, long[] mapAddr, byte[] mapKind, List<long[]> sections,
             List<Symbol> nameOnly) {
+        this(symbols, mapAddr, mapKind, sections, nameOnly, List.of());
+    }
+
+    /**
+     * {@code sectionStarts}: one symbol per allocated section, named after it, at its start: the name
+     * {@link #nameFor(long)} gives an address of a section that has no symbol of its own, as objdump prints
+     * {@code <.iplt+0x4>}.
+     */
+    public SymbolTable(List<Symbol> symbols, long[] mapAddr, byte[] mapKind, List<long[]> sections,
+            List<Symbol> nameOnly, List<Symbol> sectionStarts) {
+        this.sectionStarts = new java.util.HashMap<>();
+        for (Symbol st : sectionStarts) {
+            this.sectionStarts.put(st.section(), st);
+        }
         this.byAddress = symbols.stream()
                 .sorted(Comparator.comparingLong(Symbol::address).thenComparing(s -> -s.size()))
                 .toArray(Symbol[]::new);
@@ -125,7 +141,7 @@ public final class SymbolTable {
      * The name of an address that is itself listed, as {@code objdump -d --prefix-addresses} names it: as
      * {@link #nameFor(long, long)}, but from the symbols of the section that holds the address only (objdump
      * requires the section there): the nearest one of that section at or below, else its lowest one above
-     * (a negative offset), else, in a section without symbols, the answer of {@link #nameFor(long, long)}.
+     * (a negative offset), else, in a section without symbols, the section's own name ({@code .iplt+0x4}).
      */
     public Symbol nameFor(long address) {
         Symbol s = nameFor(address, address);
@@ -157,7 +173,7 @@ public final class SymbolTable {
                 return named[j];
             }
         }
-        return s;
+        return sectionStarts.getOrDefault(section, s);
     }
 
     /**
@@ -268,6 +284,12 @@ public final class SymbolTable {
     /** As {@link #of(List, List, List)}, with symbols that only name addresses (see the constructor). */
     public static SymbolTable of(List<Symbol> symbols, List<long[]> mappings, List<long[]> sections,
             List<Symbol> nameOnly) {
+        return of(symbols, mappings, sections, nameOnly, List.of());
+    }
+
+    /** As {@link #of(List, List, List, List)}, with the sections' start symbols (see the constructor). */
+    public static SymbolTable of(List<Symbol> symbols, List<long[]> mappings, List<long[]> sections,
+            List<Symbol> nameOnly, List<Symbol> sectionStarts) {
         List<long[]> m = new ArrayList<>(mappings);
         m.sort(Comparator.comparingLong(a -> a[0]));
         long[] addr = new long[m.size()];
@@ -276,6 +298,6 @@ public final class SymbolTable {
             addr[i] = m.get(i)[0];
             kind[i] = (byte) m.get(i)[1];
         }
-        return new SymbolTable(symbols, addr, kind, sections, nameOnly);
+        return new SymbolTable(symbols, addr, kind, sections, nameOnly, sectionStarts);
     }
 }

@@ -24,7 +24,8 @@ import org.junit.jupiter.api.Test;
  * The names objdump gives addresses where the choice is not the nearest function: the section symbols of the
  * PLT and GOT sections, which objdump keeps (a call into a static glibc program's {@code .plt} reads
  * {@code <.plt+0x10>}, an ADRP of its {@code .got.plt} page {@code <.got.plt+0x18>}), and several symbols of
- * other sections at one address (a function before a label; between labels, absolute or not, the name).
+ * other sections at one address (a function before a label; between labels, absolute or not, the name), and
+ * a listed address is named after a symbol of its own section, or after the section where it has none.
  * {@code tools/isa-oracle/names.s} holds each case; the table is objdump's output for the linked file, with
  * and without {@code --prefix-addresses}. Programs built by clang against static glibc showed the first
  * two, in their calls to the IFUNC PLT and in {@code bl _init}.
@@ -69,11 +70,11 @@ class SymbolNamesOracleTest {
                         .toString().trim().split("\\s+")));
             }
         }
-        assertThat(want).hasSize(22);
+        assertThat(want).hasSize(25);
         assertThat(got).isEqualTo(want);
         // the cases themselves, so that a table made otherwise cannot pass unnoticed
         assertThat(want.values()).contains("bl 401010 <myinit>", "bl 401030 <.plt+0x10>",
-                "adrp x16, 410000 <.got.plt+0x18>", "bl 40200c <asec>", "bl 403004 <ahigh>");
+                "adrp x16, 410000 <.got.plt+0x18>", "bl 40200c <asec>", "bl 403004 <ahigh>", "bl 404004 <ahigh+0x1000>");
     }
 
     @Test
@@ -93,8 +94,11 @@ class SymbolNamesOracleTest {
                 }
             }
         }
-        assertThat(compared).isEqualTo(22);
+        assertThat(compared).isEqualTo(25);
         assertThat(differ).isEmpty();
+        // the cases: below the first symbol of a section, and in a section without symbols
+        assertThat(names.name(0x402000L)).isEqualTo("asec-0xc");
+        assertThat(names.name(0x404004L)).isEqualTo(".nosym+0x4");
     }
 
     /** Section symbols name addresses only: they are no function of their own for the other users. */
