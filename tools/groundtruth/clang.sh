@@ -14,8 +14,9 @@
 #   - tools/opencsd-check/ptm.sh and etm3.sh on the A32/T32 ones (with the corpus's own programs, which those
 #     scripts always check);
 #   - armtrace's own decode of an ETMv4 encoding of each must give the record's instructions in order, and
-#     its `decode --insn` text must be objdump's for every executed instruction
-#     (tools/isa-oracle/compare_listing.py: disassembly, branch-target symbols and the address's name).
+#     its `decode --insn --annotate` text must be objdump's for every executed instruction, and its source
+#     line addr2line's (tools/isa-oracle/compare_listing.py: disassembly, branch-target symbols, the address's
+#     name, file and line).
 # Needs (Debian bookworm): clang lld gcc-aarch64-linux-gnu libc6-dev-arm64-cross gcc-arm-linux-gnueabihf
 # libc6-dev-armhf-cross binutils-aarch64-linux-gnu binutils-arm-linux-gnueabihf qemu-user libopencsd-bin
 # gcc python3, a JDK 17 and Maven. Exit 0 = everything agrees, 1 = a difference, 77 = a tool is missing.
@@ -82,26 +83,27 @@ for f in "$out"/clang-arm-* "$out"/clang-thumb-*; do ln -s "$f" "$work/a32/"; do
 ARMTRACE_EXTRA_GROUNDTRUTH="$work/a32" tools/opencsd-check/ptm.sh || status=1
 ARMTRACE_EXTRA_GROUNDTRUTH="$work/a32" tools/opencsd-check/etm3.sh || status=1
 
-# armtrace's own round trip and its disassembly, against the record and objdump
+# armtrace's own round trip, its disassembly and source lines, against the record, objdump and addr2line
 for f in "$out"/*.exec.gz; do
   name=$(basename "$f" .exec.gz)
   gunzip -c "$out/$name.elf.gz" > "$work/$name.elf"
-  el=; tool=arm-linux-gnueabihf-objdump
-  case $name in *a64*) tool=aarch64-linux-gnu-objdump ;; *) el="--el 0" ;; esac
+  el=; tools=arm-linux-gnueabihf
+  case $name in *a64*) tools=aarch64-linux-gnu ;; *) el="--el 0" ;; esac
   rm -rf "$work/snap"
   # shellcheck disable=SC2086
   ./armtrace encode --protocol etm4 --execution "$f" --image "$work/$name.elf" --core Cortex-A57 $el \
       --snapshot-out "$work/snap" >/dev/null
-  ./armtrace decode "$work/snap" --insn > "$work/$name.insn"
+  ./armtrace decode "$work/snap" --insn --annotate > "$work/$name.insn"
   if ! cmp -s <(gunzip -c "$f" | awk '$1 == "I" {print $2}') \
       <(awk '/^  0x[0-9a-f]+  (A32|T32|A64) / {print substr($1, 3)}' "$work/$name.insn"); then
     echo "clang.sh: $name: armtrace's decode of its ETMv4 trace is not the record's instructions"
     status=1
   fi
-  if result=$(python3 tools/isa-oracle/compare_listing.py "$work/$name.elf" "$work/$name.insn" "$tool"); then
-    echo "clang.sh: $name: listing as objdump prints it: $result"
+  if result=$(python3 tools/isa-oracle/compare_listing.py "$work/$name.elf" "$work/$name.insn" "$tools-objdump" \
+      "$tools-addr2line"); then
+    echo "clang.sh: $name: listing as objdump and addr2line give it: $result"
   else
-    echo "clang.sh: $name: listing DIFFERS from objdump: $result"
+    echo "clang.sh: $name: listing DIFFERS from objdump or addr2line: $result"
     status=1
   fi
 done
