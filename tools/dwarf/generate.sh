@@ -78,3 +78,14 @@ for f in "$out"/a64-*.elf; do
     aarch64-linux-gnu-readelf -n "$f" | sed -n 's/^ *Build ID: //p' > "${f%.elf}.buildid.txt"
     aarch64-linux-gnu-nm -n "$f" > "${f%.elf}.nm.txt"
 done
+# clang (Debian clang 14, DWARF 5): its line programs give compiler-made instructions line 0 ("no source
+# line", DWARF 5 6.2.5.1), which addr2line prints as FILE:? and the tables as ??:0.
+buildclang() { # name target flags...
+    name=$1; target=$2; shift 2
+    clang --target="$target" "$@" -fdebug-prefix-map="$(pwd)"=. -o "$out/$name.elf" lines.c
+    llvm-objcopy --remove-section=.comment "$out/$name.elf" 2>/dev/null || \
+        aarch64-linux-gnu-objcopy --remove-section=.comment "$out/$name.elf"
+}
+# (their reference is addr2line's table, tools/addr2line/make-table.sh, which AnnotatorTest compares with)
+buildclang clang-a64-O2-dwarf5 aarch64-linux-gnu -O2 -g $BARE64 -Wl,--build-id=none
+buildclang clang-thumb-O2-dwarf5 arm-linux-gnueabihf -O2 -g -mthumb -nostdlib -ffreestanding -Wl,-e,main -Wl,--build-id=none

@@ -5,7 +5,9 @@
 # Programs: the corpus's AArch64 fixtures (core/src/test/resources/groundtruth: linux-a64, linux-a64-O0,
 # a53-el1); where gcc-aarch64-linux-gnu, qemu-user and gcc are installed, also the ground-truth workload
 # (tools/groundtruth/programs/linux/prog.c) built at other optimisation levels and run under qemu-aarch64;
-# with ARMTRACE_EXTRA_GROUNDTRUTH=DIR, also the AArch64 NAME.exec.gz / NAME.elf.gz pairs there.
+# with ARMTRACE_EXTRA_GROUNDTRUTH=DIR, also the NAME.exec.gz / NAME.elf.gz pairs there (A64 ones with the
+# AArch64 programs, A32/T32 ones, user-mode records at EL0, with the AArch32 ones); ARMTRACE_EXTRA_ONLY=1 checks
+# those alone (no corpus programs, no gcc builds; tools/opencsd-check/clang.sh uses it).
 # Each program is encoded as ETMv4 and as ETE, plain, with the return stack, with exact matches off
 # and a short sync period, and with Q elements (one and three P0 instructions per Q element: OpenCSD's
 # ranges and its I_RANGE_NOPATH counts together must be the record's instructions, compare_a64.py --q), and
@@ -31,11 +33,19 @@ status=0
 checked=0
 
 progs=("$gt/linux-a64" "$gt/linux-a64-O0" "$gt/a53-el1")
+a32progs=("$gt/linux-arm" "$gt/linux-thumb" "$gt/a9-arm" "$gt/a9-thumb")
+extra_only=${ARMTRACE_EXTRA_ONLY:-0}
+if [ "$extra_only" = 1 ]; then
+  [ -n "${ARMTRACE_EXTRA_GROUNDTRUTH:-}" ] || { echo "etm4-encode.sh: ARMTRACE_EXTRA_ONLY=1 needs ARMTRACE_EXTRA_GROUNDTRUTH"; exit 1; }
+  progs=(); a32progs=()
+fi
 
 # more programs: the workload at other optimisation levels, run in user mode (records made as
 # tools/groundtruth/generate.sh makes the linux-a64 ones, with the plugin log alone: B.cond is judged by
 # where execution went next, and the A64 code by the ELF's mapping symbols)
-if command -v aarch64-linux-gnu-gcc >/dev/null && command -v qemu-aarch64 >/dev/null && command -v gcc >/dev/null; then
+if [ "$extra_only" = 1 ]; then
+  :
+elif command -v aarch64-linux-gnu-gcc >/dev/null && command -v qemu-aarch64 >/dev/null && command -v gcc >/dev/null; then
   ./armtrace --version >/dev/null   # builds the jar when needed
   gcc -O2 -fPIC -shared -o "$work/libpctrace.so" tools/groundtruth/pctrace.c
   mkdir -p "$work/extra"
@@ -55,8 +65,9 @@ if command -v aarch64-linux-gnu-gcc >/dev/null && command -v qemu-aarch64 >/dev/
 else
   echo "etm4-encode.sh: gcc-aarch64-linux-gnu, qemu-user or gcc missing: only the corpus's programs are checked"
 fi
-a32progs=("$gt/linux-arm" "$gt/linux-thumb" "$gt/a9-arm" "$gt/a9-thumb")
-if command -v arm-linux-gnueabihf-gcc >/dev/null && command -v qemu-arm >/dev/null && command -v gcc >/dev/null; then
+if [ "$extra_only" = 1 ]; then
+  :
+elif command -v arm-linux-gnueabihf-gcc >/dev/null && command -v qemu-arm >/dev/null && command -v gcc >/dev/null; then
   ./armtrace --version >/dev/null
   [ -f "$work/libpctrace.so" ] || gcc -O2 -fPIC -shared -o "$work/libpctrace.so" tools/groundtruth/pctrace.c
   mkdir -p "$work/extra"
@@ -83,7 +94,18 @@ fi
 
 if [ -n "${ARMTRACE_EXTRA_GROUNDTRUTH:-}" ]; then
   for f in "$ARMTRACE_EXTRA_GROUNDTRUTH"/*.exec.gz; do
-    [ -f "${f%.exec.gz}.elf.gz" ] && gunzip -c "$f" | grep -m1 '^I ' | grep -q ' A64 ' && progs+=("${f%.exec.gz}")
+    if [ ! -f "${f%.exec.gz}.elf.gz" ]; then
+      echo "etm4-encode.sh: $f has no ${f%.exec.gz}.elf.gz beside it"
+      status=1
+      continue
+    fi
+    # the first step's ISA (gunzip stops with SIGPIPE when awk has it, hence the || true under pipefail)
+    isa=$(gunzip -c "$f" 2>/dev/null | awk '/^I /{print $3; exit}') || true
+    if [ "$isa" = A64 ]; then
+      progs+=("${f%.exec.gz}")
+    else
+      a32progs+=("${f%.exec.gz}")
+    fi
   done
 fi
 
@@ -131,12 +153,29 @@ options=("" "--return-stack=on" "--exact-match=off --sync-period=64" "--q-elemen
     "--cycle-accurate=on --timestamps=on --context-id=7 --q-elements=2"
     "--branch-broadcast=on" "--branch-broadcast=on --branch-broadcast-range=0x400000-0x40ffff")
 
+# pac_branches ELF: true if the file holds an Armv8.3 pointer-authentication branch (BRAA, BLRAA, RETAA, ERETAA
+# and their B/Z forms: bits 31:25 1101011, 20:16 11111, 15:12 0000, 11 set) in any word at a 4-byte offset
+pac_branches() {
+  python3 -c '
+import struct, sys
+d = open(sys.argv[1], "rb").read()
+n = len(d) // 4
+sys.exit(0 if any((w & 0xfe1ff800) == 0xd61f0800 for w in struct.unpack("<%dI" % n, d[:4 * n])) else 1)' "$1"
+}
+
 for path in "${progs[@]}"; do
   prog=$(basename "$path")
   gunzip -c "$path.elf.gz" > "$work/$prog.elf"
+  # OpenCSD takes the architecture from the snapshot's core name and decodes the pointer-authentication branches
+  # as branches from Armv8.3 on only (on an Armv8.0 core such as the Cortex-A57 they are UNDEFINED, and it
+  # reads a RETAA as an instruction that falls through): such programs (clang's -mbranch-protection=standard
+  # -march=armv8.5-a returns with RETAA) are encoded for the core name ARMv8.5-A, which OpenCSD 1.3.3 reads
+  # as an architecture (it does not know the Armv9 cores' names)
+  core=Cortex-A57
+  pac_branches "$work/$prog.elf" && core=ARMv8.5-A
   for protocol in etm4 ete; do
     for opts in "${options[@]}"; do
-      check "$path" "$prog" "$protocol" Cortex-A57 compare_a64.py $opts
+      check "$path" "$prog" "$protocol" $core compare_a64.py $opts
     done
   done
 done

@@ -363,8 +363,22 @@ public final class ElfImage {
     private static SymbolTable symbols(ElfFile elf, Placed placed) {
         List<Symbol> symbols = new ArrayList<>();
         List<long[]> mappings = new ArrayList<>();
+        List<Symbol> sectionNames = new ArrayList<>();
         for (ElfFile.Symbol s : elf.symbols()) {
             String n = s.name();
+            if (s.type() == ElfFile.STT_SECTION && s.section() != ElfFile.SHN_UNDEF && n.isEmpty()) {
+                // objdump keeps the section symbols of the PLT and GOT sections among the names it gives
+                // addresses (binutils 2.40, is_significant_symbol_name: names starting with .plt or .got), so
+                // a call into the PLT reads <.plt+0x10>; they name addresses only, never a function's extent
+                ElfFile.SectionHeader sec = elf.sectionAt(s.section());
+                if (sec != null && (sec.name().startsWith(".plt") || sec.name().startsWith(".got"))
+                        && (placed == null || placed.has(s.section()))) {
+                    long value = address(elf, s.value()) + (placed == null ? 0 : placed.address[s.section()]);
+                    sectionNames.add(new Symbol(sec.name(), value, 0, false, Symbol.Type.NONE, Symbol.Binding.LOCAL,
+                            s.section()));
+                }
+                continue;
+            }
             if (n.isEmpty() || s.section() == ElfFile.SHN_UNDEF) {
                 continue;
             }
@@ -399,6 +413,7 @@ public final class ElfImage {
         }
         // the allocated sections: which one holds an address, for the symbol choice of SymbolTable.nameFor
         List<long[]> sections = new ArrayList<>();
+        List<Symbol> sectionStarts = new ArrayList<>();
         for (ElfFile.SectionHeader sec : elf.sections) {
             if ((sec.flags() & ElfFile.SHF_ALLOC) == 0 || sec.size() == 0 || sec.index() == 0) {
                 continue;
@@ -412,8 +427,10 @@ public final class ElfImage {
                 continue;
             }
             sections.add(new long[] {start, start + sec.size(), sec.index()});
+            sectionStarts.add(new Symbol(sec.name(), start, 0, false, Symbol.Type.NONE, Symbol.Binding.LOCAL,
+                    sec.index()));
         }
-        return SymbolTable.of(symbols, mappings, sections);
+        return SymbolTable.of(symbols, mappings, sections, sectionNames, sectionStarts);
     }
 
     /** Each section's address in a relocatable file, where the caller placed it. */

@@ -212,7 +212,11 @@ public final class LineTable {
         return index().problem;
     }
 
-    /** The source position of {@code address}, or null when no line program covers it. */
+    /**
+     * The source position of {@code address}, or null when no line program covers it or its row has line 0:
+     * instructions that "cannot be attributed to any source line" (DWARF 5 6.2.5.1; clang emits such rows, gcc
+     * seldom does), which addr2line prints as {@code FILE:?}.
+     */
     public Location lookup(long address) {
         Index x = index();
         int i = Arrays.binarySearch(x.start, address);
@@ -223,7 +227,7 @@ public final class LineTable {
                 i++; // overlapping sequences: the last-sorted one starting here
             }
         }
-        if (i < 0 || address >= x.end[i]) {
+        if (i < 0 || address >= x.end[i] || x.line[i] == 0) {
             return null;
         }
         Location l = x.locations[i];

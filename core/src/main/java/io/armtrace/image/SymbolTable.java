@@ -12,13 +12,15 @@ import java.util.List;
 public final class SymbolTable {
     /**
      * The order in which GNU objdump (binutils 2.40, compare_symbols in objdump.c) sorts the symbols of
-     * an address, whose first it names an address after: symbols of lower-numbered sections first
-     * (absolute ones before all), then every other symbol before those named like gcc2_compiled and like
-     * file names (*.o, *.a), functions first, then objects, then global before weak before local,
-     * larger st_size first, names that start with '.' last, and the rest by name.
+     * an address, whose first it names an address after: symbols of the section being disassembled first
+     * ({@link #nameFor} looks for those), then every other symbol, whatever its section (absolute ones
+     * too), before those named like gcc2_compiled and like file names (*.o, *.a), functions first, then
+     * objects, then global before weak before local, larger st_size first, names that start with '.' last,
+     * and the rest by name. Checked with objdump on tools/isa-oracle/names.s: at one address a function
+     * of another section wins over a label of a lower-numbered one ({@code _init} rather than a static
+     * glibc program's {@code __rela_iplt_end}), and of two labels the name decides, not the section.
      */
     static final Comparator<Symbol> OBJDUMP_ORDER = Comparator.comparingLong(Symbol::address)
-            .thenComparingInt(s -> s.section() >= 0xFF00 ? -1 : s.section())
             .thenComparing(s -> s.name().contains("gnu_compiled") || s.name().contains("gcc2_compiled"))
             .thenComparing(s -> {
                 String n = s.name();
@@ -53,6 +55,8 @@ public final class SymbolTable {
     private final long[] sectionStart;
     private final long[] sectionEnd;
     private final int[] sectionIndex;
+    /** Section index to a symbol named after the section, at its start. */
+    private final java.util.Map<Integer, Symbol> sectionStarts;
 
     public SymbolTable(List<Symbol> symbols, long[] mapAddr, byte[] mapKind) {
         this(symbols, mapAddr, mapKind, List.of());
@@ -60,13 +64,39 @@ public final class SymbolTable {
 
     /** {@code sections}: the allocated sections as {start, end, index}, in any order. */
     public SymbolTable(List<Symbol> symbols, long[] mapAddr, byte[] mapKind, List<long[]> sections) {
+        this(symbols, mapAddr, mapKind, sections, List.of());
+    }
+
+    /**
+     * {@code nameOnly}: symbols that name addresses ({@link #nameFor}) but are no function or object of
+     * their own ({@link #lookup}, {@link #find} and {@link #symbols} leave them out), such as the section
+     * symbols objdump keeps for the PLT and the GOT.
+     */
+    public SymbolTable(List<Symbol> symbols, long[] mapAddr, byte[] mapKind, List<long[]> sections,
+            List<Symbol> nameOnly) {
+        this(symbols, mapAddr, mapKind, sections, nameOnly, List.of());
+    }
+
+    /**
+     * {@code sectionStarts}: one symbol per allocated section, named after it, at its start: the name
+     * {@link #nameFor(long)} gives an address of a section that has no symbol of its own, as objdump prints
+     * {@code <.iplt+0x4>}.
+     */
+    public SymbolTable(List<Symbol> symbols, long[] mapAddr, byte[] mapKind, List<long[]> sections,
+            List<Symbol> nameOnly, List<Symbol> sectionStarts) {
+        this.sectionStarts = new java.util.HashMap<>();
+        for (Symbol st : sectionStarts) {
+            this.sectionStarts.put(st.section(), st);
+        }
         this.byAddress = symbols.stream()
                 .sorted(Comparator.comparingLong(Symbol::address).thenComparing(s -> -s.size()))
                 .toArray(Symbol[]::new);
         this.starts = Arrays.stream(byAddress).mapToLong(Symbol::address).toArray();
         this.mapAddr = mapAddr;
         this.mapKind = mapKind;
-        this.named = symbols.stream().sorted(OBJDUMP_ORDER).toArray(Symbol[]::new);
+        List<Symbol> all = new ArrayList<>(symbols);
+        all.addAll(nameOnly);
+        this.named = all.stream().sorted(OBJDUMP_ORDER).toArray(Symbol[]::new);
         this.namedStarts = Arrays.stream(named).mapToLong(Symbol::address).toArray();
         List<long[]> secs = new ArrayList<>(sections);
         secs.sort(Comparator.comparingLong(a -> a[0]));
@@ -107,9 +137,43 @@ public final class SymbolTable {
         return named[i];
     }
 
-    /** {@link #nameFor(long, long)} of an address that is itself listed. */
+    /**
+     * The name of an address that is itself listed, as {@code objdump -d --prefix-addresses} names it: as
+     * {@link #nameFor(long, long)}, but from the symbols of the section that holds the address only (objdump
+     * requires the section there): the nearest one of that section at or below, else its lowest one above
+     * (a negative offset), else, in a section without symbols, the section's own name ({@code .iplt+0x4}).
+     */
     public Symbol nameFor(long address) {
-        return nameFor(address, address);
+        Symbol s = nameFor(address, address);
+        int section = sectionOf(address);
+        if (s == null || section == 0 || s.section() == section) {
+            return s;
+        }
+        int i = Arrays.binarySearch(namedStarts, address);
+        i = i < 0 ? -i - 2 : i;
+        while (i + 1 < named.length && namedStarts[i + 1] <= address) {
+            i++;
+        }
+        // down from the last start at or below to the highest address with a symbol of the section; of several
+        // there, the first of the section in objdump's order
+        for (int j = i; j >= 0; j--) {
+            if (named[j].section() == section) {
+                int k = j;
+                while (k > 0 && namedStarts[k - 1] == namedStarts[j]) {
+                    k--;
+                }
+                while (named[k].section() != section) {
+                    k++;
+                }
+                return named[k];
+            }
+        }
+        for (int j = i + 1; j < named.length; j++) {
+            if (named[j].section() == section) {
+                return named[j];
+            }
+        }
+        return sectionStarts.getOrDefault(section, s);
     }
 
     /**
@@ -214,6 +278,18 @@ public final class SymbolTable {
 
     /** Builds a table with the allocated sections ({start, end, index}); mappings and sections in any order. */
     public static SymbolTable of(List<Symbol> symbols, List<long[]> mappings, List<long[]> sections) {
+        return of(symbols, mappings, sections, List.of());
+    }
+
+    /** As {@link #of(List, List, List)}, with symbols that only name addresses (see the constructor). */
+    public static SymbolTable of(List<Symbol> symbols, List<long[]> mappings, List<long[]> sections,
+            List<Symbol> nameOnly) {
+        return of(symbols, mappings, sections, nameOnly, List.of());
+    }
+
+    /** As {@link #of(List, List, List, List)}, with the sections' start symbols (see the constructor). */
+    public static SymbolTable of(List<Symbol> symbols, List<long[]> mappings, List<long[]> sections,
+            List<Symbol> nameOnly, List<Symbol> sectionStarts) {
         List<long[]> m = new ArrayList<>(mappings);
         m.sort(Comparator.comparingLong(a -> a[0]));
         long[] addr = new long[m.size()];
@@ -222,6 +298,6 @@ public final class SymbolTable {
             addr[i] = m.get(i)[0];
             kind[i] = (byte) m.get(i)[1];
         }
-        return new SymbolTable(symbols, addr, kind, sections);
+        return new SymbolTable(symbols, addr, kind, sections, nameOnly, sectionStarts);
     }
 }
