@@ -544,7 +544,7 @@ public final class JsonlWriter implements ElementSink, ElementVisitor {
      * fit the caches with the rest of the listing's work, and reading a kept line from a table that misses them
      * costs more than making it (2-core AMD EPYC, CPU time, one JVM each, table against in place:
      * ptm-a9thumb-rs, 190 distinct ranges, 6.3-7.1 s against 9.0-9.2 s; ptm-tc2, 986 distinct ranges, 2.3-3.1 s
-     * against 2.0-2.4 s; sqlite-mix-arm-ptm, about 29,000, 2.4-2.9 s against 1.7-1.9 s; etm4-cc1, about 23,000,
+     * against 2.0-2.4 s; sqlite-mix-arm-ptm, 107,954, 2.4-2.9 s against 1.7-1.9 s; etm4-cc1, 22,849,
      * 0.138 against 0.115 s; etm4-juno, 625, and etm3-tc2, 799, the same within the machine's noise).
      */
     static final int KEPT_LINES_MAX = 512;
