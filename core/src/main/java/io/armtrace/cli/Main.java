@@ -11,8 +11,8 @@ import picocli.CommandLine.Command;
 
 /** The {@code armtrace} command. */
 @Command(name = "armtrace", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
-        description = "Decodes Arm program-flow trace (ETMv1/v2, ETMv3, PFT/PTM, MTB) into the instructions the "
-                + "processor executed, and software trace (ITM/DWT, STM) into its messages; synthesizes trace from known "
+        description = "Decodes Arm program-flow trace (ETMv1/v2, ETMv3, PFT/PTM, ETMv4, ETE, MTB; raw, formatted, snapshots and "
+                + "perf.data recordings) into the instructions the processor executed, and software trace (ITM/DWT, STM) into its messages; synthesizes trace from known "
                 + "executions.")
 public final class Main implements Runnable {
     /** Exit code for a user mistake or bad input file. */
