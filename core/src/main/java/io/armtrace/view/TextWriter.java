@@ -70,7 +70,7 @@ public final class TextWriter implements ElementSink, ElementVisitor {
         this.image = image;
         this.symbols = new Symbolizer(image.symbols());
         this.symbolsAvailable = symbols.available();
-        this.rangeLines = symbolsAvailable ? new RangeBytes(96) : null; // without symbols lines are made in place
+        this.rangeNames = symbolsAvailable ? new RangeNames(image.symbols()) : null;
         this.perInstruction = perInstruction;
         this.withSource = withSource;
     }
@@ -389,13 +389,19 @@ public final class TextWriter implements ElementSink, ElementVisitor {
     public void range(int source, long start, long end, int count, Isa isa, WaypointKind lastKind,
                       io.armtrace.trace.CallKind lastCall, boolean lastExecuted, io.armtrace.trace.InstructionSizes sizes,
                       int sizesIndex) {
-        if (header != null || perInstruction || annotator != null || symbolsAvailable) {
+        if (header != null || perInstruction || annotator != null) {
             accept(new InstructionRange(source, start, end, count, isa, lastKind, lastCall, lastExecuted, sizes,
                     (short) sizesIndex));
             return;
         }
         flushPendingReturn();
-        rangeDirect(source, start, end, count, isa, lastKind, lastExecuted);
+        int where = symbolsAvailable ? rangeNames.where(start) : NO_SYMBOL;
+        if (where == NOT_IN_PLACE) {
+            rangeText(new InstructionRange(source, start, end, count, isa, lastKind, lastCall, lastExecuted, sizes,
+                    (short) sizesIndex));
+            return;
+        }
+        rangeDirect(source, start, end, count, isa, lastKind, lastExecuted, where);
     }
 
     @Override
@@ -791,47 +797,37 @@ public final class TextWriter implements ElementSink, ElementVisitor {
     private void range(InstructionRange r) {
         if (annotator != null) {
             start(r);
-            rangeText(r);
+            rangeFields(r);
             annotation(r.start());
             emit();
             return;
         }
-        if (!symbolsAvailable) {
-            rangeDirect(r);
+        int where = symbolsAvailable ? rangeNames.where(r.start()) : NO_SYMBOL;
+        if (where == NOT_IN_PLACE) {
+            rangeText(r);
             return;
         }
-        // the rest of the line depends on the range alone (and a symbol lookup): loops list the same ranges
-        // again and again
-        RangeBytes kept = rangeLines;
-        long start = r.start();
-        long end = r.end();
-        long shape = RangeBytes.shape(r);
-        int e = kept.find(start, end, shape, 0);
-        if (e < 0) {
-            e = rangeLine(r, shape);
-            if (e < 0) {
-                return;
-            }
-        }
-        ListingOutput o = out;
-        int p = o.room(COLUMNS_MAX + RangeBytes.MAX_BYTES);
-        byte[] b = o.buf();
-        p = columns(b, p, r.source());
-        o.done(kept.copy(e, b, p));
+        rangeDirect(r.source(), r.start(), r.end(), r.count(), r.isa(), r.lastKind(), r.lastExecuted(), where);
+    }
+
+    /** A range line made as text and encoded by the output's writer: a symbol name that is not ASCII, or a long one. */
+    private void rangeText(InstructionRange r) {
+        start(r);
+        rangeFields(r);
+        appendWhere(r.start());
+        emit();
     }
 
     /**
-     * A range line without symbols, made in place: fewer instructions than looking its bytes up in a table of
-     * some MB, whose reads miss the caches on a large program (the SQLite inputs list about 29 K distinct ranges).
+     * A range line made in place, with {@code "  <name+0xOFFSET>"} where {@code where} names a symbol: fewer
+     * instructions than looking the line's bytes up in a table of some MB, whose reads miss the caches on a large
+     * program (the SQLite inputs list about 29 K distinct ranges; with symbols, such a table made the text listing
+     * of the 50 MB A64 harness input 11 times its decode time).
      */
-    private void rangeDirect(InstructionRange r) {
-        rangeDirect(r.source(), r.start(), r.end(), r.count(), r.isa(), r.lastKind(), r.lastExecuted());
-    }
-
     private void rangeDirect(int source, long start, long end, int count, Isa isa, WaypointKind lastKind,
-                             boolean lastExecuted) {
+                             boolean lastExecuted, int where) {
         ListingOutput o = out;
-        int p = o.room(COLUMNS_MAX + RANGE_LINE_MAX);
+        int p = o.room(COLUMNS_MAX + RANGE_LINE_MAX + WHERE_MAX);
         byte[] b = o.buf();
         p = columns(b, p, source);
         p = ListingOutput.ascii8(b, p, RANGE_0X, 8);
@@ -846,8 +842,31 @@ public final class TextWriter implements ElementSink, ElementVisitor {
             p = ListingOutput.decimal(b, p, count);
         }
         int t = (isa.ordinal() * KINDS + lastKind.ordinal()) * 2 + (lastExecuted ? 0 : 1);
-        o.done(ListingOutput.copy8(b, p, RANGE_TAILS[t], RANGE_TAIL_LENGTHS[t]));
+        if (where == NO_SYMBOL) {
+            o.done(ListingOutput.copy8(b, p, RANGE_TAILS[t], RANGE_TAIL_LENGTHS[t]));
+            return;
+        }
+        p = ListingOutput.copy8(b, p, RANGE_TAILS[t], RANGE_TAIL_LENGTHS[t] - NEWLINE_BYTES.length);
+        RangeNames names = rangeNames;
+        p = ListingOutput.copy8(b, p, names.name(where), names.nameLength(where)); // "  <name"
+        long off = start - names.symbolAddress(where);
+        if (off != 0) {
+            p = ListingOutput.ascii8(b, p, off > 0 ? PLUS_0X : MINUS_0X, 3);
+            p = ListingOutput.hexShortest(b, p, off > 0 ? off : -off);
+        }
+        b[p++] = '>';
+        o.done(newline(b, p));
     }
+
+    private static final long PLUS_0X = ListingOutput.asciiLong("+0x");
+    private static final long MINUS_0X = ListingOutput.asciiLong("-0x");
+
+    private static final int NO_SYMBOL = RangeNames.NO_SYMBOL;
+    private static final int NOT_IN_PLACE = RangeNames.NOT_IN_PLACE;
+    /** What {@code "  <name+0xOFFSET>"} may take beyond the range's text, and the 16 a hex store writes past. */
+    private static final int WHERE_MAX = 3 + RangeNames.NAME_MAX + 8 + 3 + 16 + 1 + 16;
+    /** With symbols: the symbol that names each range's start. */
+    private final RangeNames rangeNames;
 
     /**
      * A space and {@code count} (0 to 99999) right-aligned in 5 places, as six ASCII bytes in address order from the
@@ -889,43 +908,8 @@ public final class TextWriter implements ElementSink, ElementVisitor {
         }
     }
 
-    /**
-     * Makes the text of a range line after its columns and keeps it; returns its entry, or -1 when it is not kept
-     * (a symbol name that is not ASCII, or a very long one): then the line has been written.
-     */
-    private int rangeLine(InstructionRange r, long shape) {
-        int at = line.length();
-        rangeText(r);
-        appendWhere(r.start());
-        line.append(NEWLINE);
-        int n = line.length() - at;
-        if (n <= MAX_CACHED_LINE) {
-            byte[] b = rangeLineBytes;
-            int i = 0;
-            for (; i < n; i++) {
-                char c = line.charAt(at + i);
-                if (c >= 0x80) {
-                    break;
-                }
-                b[i] = (byte) c;
-            }
-            if (i == n) {
-                line.setLength(at);
-                return rangeLines.put(r.start(), r.end(), shape, 0, b, 0, n);
-            }
-        }
-        // listed without being kept: the output's writer encodes it
-        String text = line.substring(at);
-        start(r).append(text);
-        out.text(line);
-        return -1;
-    }
-
-    /** Where a range line's bytes are made before they are kept. */
-    private final byte[] rangeLineBytes = new byte[MAX_CACHED_LINE];
-
     /** {@code range 0xSTART-0xEND COUNT insn ISA} and how the range ends. */
-    private void rangeText(InstructionRange r) {
+    private void rangeFields(InstructionRange r) {
         line.append("range ");
         hexTo(r.start()).append('-');
         hexTo(r.end()).append(' ');
@@ -942,15 +926,6 @@ public final class TextWriter implements ElementSink, ElementVisitor {
         }
     }
 
-
-    /**
-     * Range lines by range (the text after the columns, newline included), ASCII only: bounded memory whatever
-     * the trace and its symbols (a few MB). The TC2 kernel traces need tens of thousands of entries before the
-     * misses stop mattering; with one way, ranges that shared a slot took turns (1.8% of PTM TC2's ranges
-     * missed, 0.2% with two; ETMv3 TC2 1.6% and 0.01%).
-     */
-    private final RangeBytes rangeLines;
-    private static final int MAX_CACHED_LINE = 200;
 
     private String opcode(long address, int size, io.armtrace.trace.Isa isa) {
         if (size == 4) {
