@@ -72,6 +72,9 @@ load() { cut -d' ' -f1 /proc/loadavg; }
 median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 # wall and CPU (user + system) seconds of one run of the command, its output thrown away
 wall() { local t TIMEFORMAT='%R %U %S'; t=$( { time "$@" >/dev/null 2>&1; } 2>&1 ); awk '{ printf "%.3f %.3f\n", $1, $2 + $3 }' <<<"$t"; }
+# Timed runs go through the copy's launcher, as users run armtrace: its JVM options and class-data archive.
+launcher="$work/src-copy/armtrace"
+
 # CPU seconds of one run by thread (Linux /proc): "main pieces compilers gc total". Each thread's last reading
 # before it ends (sampled every 20 ms, so a thread that lives less than that may be missed): "main" is the
 # calling thread (start-up, split scan, joining), "pieces" the decoder threads, "compilers" the JIT's, "gc" the VM
@@ -79,7 +82,7 @@ wall() { local t TIMEFORMAT='%R %U %S'; t=$( { time "$@" >/dev/null 2>&1; } 2>&1
 accounts() {
   local pid t st name rest tid
   declare -A cpu=() names=()
-  java -XX:+UseSerialGC -Xss8m -jar "$jar" "$@" >/dev/null &
+  "$launcher" "$@" >/dev/null &
   pid=$!
   while kill -0 "$pid" 2>/dev/null; do
     for t in /proc/"$pid"/task/*; do
@@ -110,9 +113,9 @@ for input in ptm-tc2 etm3-tc2; do
     [ "$s1" = "$sn" ] || { say "MISMATCH: $label: --jobs 1 and --jobs $JOBS differ"; exit 1; }
     say "  $label: command wall times..."
     l1=$(load)
-    r1=$(for i in $(seq "$REPEAT"); do wall java -XX:+UseSerialGC -Xss8m -jar "$jar" decode "$work/in/$input" "${opts[@]}" --jobs 1; done)
+    r1=$(for i in $(seq "$REPEAT"); do wall "$launcher" decode "$work/in/$input" "${opts[@]}" --jobs 1; done)
     ln=$(load)
-    rn=$(for i in $(seq "$REPEAT"); do wall java -XX:+UseSerialGC -Xss8m -jar "$jar" decode "$work/in/$input" "${opts[@]}" --jobs "$JOBS" --chunk-size "$CHUNK"; done)
+    rn=$(for i in $(seq "$REPEAT"); do wall "$launcher" decode "$work/in/$input" "${opts[@]}" --jobs "$JOBS" --chunk-size "$CHUNK"; done)
     t1=$(cut -d' ' -f1 <<<"$r1" | median); c1=$(cut -d' ' -f2 <<<"$r1" | median)
     tn=$(cut -d' ' -f1 <<<"$rn" | median); cn=$(cut -d' ' -f2 <<<"$rn" | median)
     cli_rows+=("| $label | $t1 s / $c1 s (load $l1) | $tn s / $cn s (load $ln) | $(awk -v a="$t1" -v b="$tn" -v c="$cn" -v n="$JOBS" 'BEGIN { printf "%.2fx | %.2fx", a / b, n * a / c }') |")

@@ -246,7 +246,7 @@ if wanted etm4-a64 && [ "${ETMV4:-1}" = 1 ] && command -v aarch64-linux-gnu-gcc 
   [ "$ca" = "$co" ] || { say "MISMATCH: etm4-a64 packets: armtrace $ca, OpenCSD $co"; failed=1; }
   per=$(sed -n 's/^instructions per trace byte: //p' "$work/in/etm4-a64/input.txt")
   rows+=("| etm4-a64 | packets | $(mb "$bytes") | $(mbs "$bytes" "$(field $tkey "$o")") | $(mbs "$bytes" "$(field $tkey "$a")") | - | - | $(ratio "$(field $tkey "$a")" "$(field $tkey "$o")") | $per | $co / $ca |")
-  measure_decode etm4-a64
+  measure_decode etm4-a64 listings
   notes+=("etm4-a64: $(tr '\n' ';' < "$work/in/etm4-a64/input.txt")")
 fi
 

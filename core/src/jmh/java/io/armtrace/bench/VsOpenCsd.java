@@ -359,6 +359,9 @@ public final class VsOpenCsd {
         print(trace.length, counts, Arrays.copyOf(seconds, runs), Arrays.copyOf(cpu, runs));
     }
 
+    /** The listing's output buffer, as `armtrace decode -o FILE` has it (64 KiB); VS_OUT_BUF=BYTES to try others. */
+    private static final int OUT_BUF = Integer.parseInt(System.getenv().getOrDefault("VS_OUT_BUF", "65536"));
+
     private static Counts run(TraceProtocol protocol, DecodeInput input, byte[] trace, String mode) throws IOException {
         Counts c = new Counts();
         switch (mode) {
@@ -395,7 +398,7 @@ public final class VsOpenCsd {
                 // what `armtrace decode -o FILE` does with its output (cli.OutputFile): UTF-8 encoded straight
                 // into a 64 KiB byte buffer
                 try (PrintWriter out = new EncodingWriter(OutputStream.nullOutputStream(),
-                        StandardCharsets.UTF_8, 1 << 16).printWriter(false)) {
+                        StandardCharsets.UTF_8, OUT_BUF).printWriter(false)) {
                     TextWriter text = new TextWriter(out, input.image(), false, false);
                     protocol.decode(input, new Tee(c, text));
                     text.end();
@@ -405,7 +408,7 @@ public final class VsOpenCsd {
                 // `armtrace decode --format jsonl --ranges -o FILE` (one object per range, as the text listing
                 // has one line per range), or without --ranges (one object per instruction)
                 try (PrintWriter out = new EncodingWriter(OutputStream.nullOutputStream(),
-                        StandardCharsets.UTF_8, 1 << 16).printWriter(false)) {
+                        StandardCharsets.UTF_8, OUT_BUF).printWriter(false)) {
                     JsonlWriter jsonl = new JsonlWriter(out, input.image(), false, mode.equals("jsonl"));
                     protocol.decode(input, new Tee(c, jsonl));
                     jsonl.end();
@@ -484,6 +487,13 @@ public final class VsOpenCsd {
         System.out.printf("bytes=%d packets=%d elements=%d instructions=%d best_s=%.6f median_s=%.6f best_cpu_s=%.6f runs=%d%n",
                 bytes, c.packets, c.elements, c.instructions, sorted[0], sorted[sorted.length / 2], cpuSorted[0],
                 seconds.length);
+        if (System.getenv("VS_EACH") != null) { // every run's CPU time in order: warm-up and drift within a launch
+            StringBuilder each = new StringBuilder("cpu_s_each=");
+            for (double x : cpu) {
+                each.append(String.format("%.3f ", x));
+            }
+            System.out.println(each.toString().trim());
+        }
     }
 
     // ---- MTB fleet

@@ -102,4 +102,37 @@ class StartupTest {
                 // a note of the JVM's about the archive must never land in the listing on standard output
                 .contains("-Xlog:disable -Xlog:all=warning:stderr \"-Xlog:cds*=off:stderr\"");
     }
+    /**
+     * The launcher's JIT options (docs/performance.md, "JIT inlining"): every method it has C2 inline still exists
+     * under that name (a renamed one would silently lose its inlining), and a JVM given the options as the launcher
+     * gives them prints the version and nothing else on standard output (without 'quiet' it prints each command).
+     */
+    @Test
+    void theLaunchersInliningCommandsNameMethodsThatExistAndPrintNothing(@TempDir Path tmp) throws Exception {
+        String launcher = Files.readString(Path.of("armtrace"));
+        String start = "jit=\"-XX:FreqInlineSize=150 -XX:CompileCommand=quiet\"";
+        assertThat(launcher).contains(start).contains("jit=\"$jit -XX:CompileCommand=inline,$m\"")
+                .contains("$gc $jit");
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("(io\\.armtrace\\.[\\w.]+)::(\\w+)")
+                .matcher(launcher);
+        List<String> options = new java.util.ArrayList<>(List.of("-XX:FreqInlineSize=150", "-XX:CompileCommand=quiet"));
+        while (m.find()) {
+            String cls = m.group(1);
+            String method = m.group(2);
+            assertThat(java.util.Arrays.stream(Class.forName(cls).getDeclaredMethods()).map(java.lang.reflect.Method::getName))
+                    .as("%s::%s named in the launcher", cls, method).contains(method);
+            options.add("-XX:CompileCommand=inline," + cls + "::" + method);
+        }
+        assertThat(options).hasSize(6);
+        List<String> command = new java.util.ArrayList<>(List.of(OutputTargetsTest.javaBin()));
+        command.addAll(options);
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), "io.armtrace.cli.Main", "--version"));
+        Path out = tmp.resolve("out.txt");
+        Process p = new ProcessBuilder(command).redirectOutput(out.toFile())
+                .redirectError(tmp.resolve("err.txt").toFile()).start();
+        assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(p.exitValue()).as(Files.readString(tmp.resolve("err.txt"))).isZero();
+        assertThat(Files.readAllLines(out)).hasSize(1).allMatch(l -> l.startsWith("armtrace "));
+        assertThat(Files.readString(tmp.resolve("err.txt"))).isEmpty();
+    }
 }
