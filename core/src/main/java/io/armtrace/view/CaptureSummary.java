@@ -61,7 +61,12 @@ final class CaptureSummary extends ProgramFlowVisitor {
 
     @Override
     public void visit(InstructionRange r) {
-        instructions += r.count();
+        range(r.count());
+    }
+
+    /** A range of {@code count} instructions (what {@link #visit(InstructionRange)} counts). */
+    void range(int count) {
+        instructions += count;
         rangeElements++;
     }
 

@@ -1,6 +1,5 @@
 package io.armtrace.view;
 
-import io.armtrace.trace.InstructionRange;
 import io.armtrace.trace.InstructionSizes;
 import io.armtrace.trace.Isa;
 import java.util.Arrays;
@@ -9,27 +8,38 @@ import java.util.Arrays;
  * The distinct instruction ranges of a capture, keyed by (start, end, ISA): how often each ran, how often
  * its last instruction failed its condition, its cycles, and the function it counts for. Grows with the
  * program's code, not with the trace. Part of {@link TraceAnalysis}.
+ *
+ * <p>Layout: what the stream reads and writes per range is one slot of eight longs ({@link #data}), so that
+ * a range costs one or two cache lines however large the program; a table per field cost a miss per field
+ * on a program with tens of thousands of ranges. A slot also remembers the two slots that last followed it:
+ * code runs in loops, so the next range is nearly always one of them and the hash index is seldom read.
  */
 final class RangeTable {
+    /** Longs per slot, and the words of a slot. */
+    private static final int W = 8;
+    private static final int START = 0;
+    private static final int END = 1;
+    /** count (bits 0-31), ISA ordinal (32-39), sizes index (40-63). */
+    private static final int SHAPE = 2;
+    private static final int TIMES = 3;
+    private static final int FAILED = 4;
+    private static final int CYCLES = 5;
+    /** symbol's function (bits 0-31, -1 none), tracked function (32-63, -1 not yet). */
+    private static final int FUNCS = 6;
+    /** the two slots that followed this one most recently (bits 0-31 the newer), -1 none. */
+    private static final int NEXT = 7;
+    private static final long NO_NEXT = -1L;
+    private static final Isa[] ISAS = Isa.values();
+
     private final FunctionMap functions;
     // (start, end, isa) -> slot
     private final LongIntMap rangeSlots = new LongIntMap(1024);
-    long[] rangeStart = new long[256];
-    long[] rangeEnd = new long[256];
-    int[] rangeCount = new int[256];
-    Isa[] rangeIsa = new Isa[256];
-    /** The sizes of the range's instructions: instruction i is {@code rangeSizesIndex[s] + i} of these. */
-    InstructionSizes[] rangeSizes = new InstructionSizes[256];
-    int[] rangeSizesIndex = new int[256];
-    /** Function the range ran in when no symbol covers it (the tracked frame's). */
-    int[] rangeFunction = new int[256];
-    /** Function of the symbol at the range's start, or -1. */
-    int[] rangeSymbol = new int[256];
-    long[] rangeTimes = new long[256];
-    long[] rangeLastFailed = new long[256];
-    long[] rangeCycles = new long[256];
+    private long[] data = new long[256 * W];
+    /** The sizes of the range's instructions: instruction i is {@code sizesIndex + i} of these (read at the end). */
+    private InstructionSizes[] rangeSizes = new InstructionSizes[256];
     int ranges;
-
+    /** The slot of the previous range, whose successors the next lookup tries first; -1 none. */
+    private int previous = -1;
 
     RangeTable(FunctionMap functions) {
         this.functions = functions;
@@ -37,59 +47,81 @@ final class RangeTable {
 
     /** Function of the symbol at slot {@code s}'s start, or -1. */
     int symbol(int s) {
-        return rangeSymbol[s];
+        return (int) data[s * W + FUNCS];
     }
 
     /** Slot {@code s} ran once more, in tracked function {@code function}; {@code lastPassed}: its last instruction too. */
     void ran(int s, int function, boolean lastPassed) {
-        if (rangeFunction[s] < 0) {
-            rangeFunction[s] = function;
+        long[] d = data;
+        int i = s * W;
+        long f = d[i + FUNCS];
+        if (f < 0) { // the tracked function is not set yet (the high half is -1)
+            d[i + FUNCS] = (long) function << 32 | (f & 0xFFFF_FFFFL);
         }
-        rangeTimes[s]++;
+        d[i + TIMES]++;
         if (!lastPassed) {
-            rangeLastFailed[s]++;
+            d[i + FAILED]++;
         }
     }
 
     void cycles(int s, long cycles) {
-        rangeCycles[s] += cycles;
+        data[s * W + CYCLES] += cycles;
     }
 
-    /** The slot of range {@code r}, made on first sight. */
-    int slot(InstructionRange r) {
+    /** The slot of the range, made on first sight. */
+    int slot(long start, long end, int count, Isa isa, InstructionSizes sizes, int sizesIndex) {
+        long[] d = data;
+        int p = previous;
+        long next = p >= 0 ? d[p * W + NEXT] : NO_NEXT;
+        int n = (int) next;
+        if (n >= 0 && same(d, n, start, end, isa)) {
+            previous = n;
+            return n;
+        }
+        int n2 = (int) (next >> 32);
+        if (n2 >= 0 && same(d, n2, start, end, isa)) {
+            // the older of the two followed again: it becomes the newer
+            d[p * W + NEXT] = (long) n << 32 | n2;
+            previous = n2;
+            return n2;
+        }
+        int s = find(start, end, count, isa, sizes, sizesIndex);
+        if (p >= 0) {
+            data[p * W + NEXT] = (long) n << 32 | s;
+        }
+        previous = s;
+        return s;
+    }
+
+    private static boolean same(long[] d, int s, long start, long end, Isa isa) {
+        int i = s * W;
+        return d[i + START] == start && d[i + END] == end && (int) (d[i + SHAPE] >>> 32 & 0xFF) == isa.ordinal();
+    }
+
+    private int find(long start, long end, int count, Isa isa, InstructionSizes sizes, int sizesIndex) {
         // a key shared by another range (another ISA, or high address bits that the mix folds together)
         // probes on: slots are compared on the range itself
-        long key = r.start() * 0x9E3779B97F4A7C15L ^ r.end();
+        long key = start * 0x9E3779B97F4A7C15L ^ end;
         int s;
         while ((s = rangeSlots.get(key)) >= 0) {
-            if (rangeStart[s] == r.start() && rangeEnd[s] == r.end() && rangeIsa[s] == r.isa()) {
+            if (same(data, s, start, end, isa)) {
                 return s;
             }
             key++;
         }
         s = ranges++;
-        if (s == rangeStart.length) {
-            int n = s * 2;
-            rangeStart = Arrays.copyOf(rangeStart, n);
-            rangeEnd = Arrays.copyOf(rangeEnd, n);
-            rangeCount = Arrays.copyOf(rangeCount, n);
-            rangeIsa = Arrays.copyOf(rangeIsa, n);
-            rangeSizes = Arrays.copyOf(rangeSizes, n);
-            rangeSizesIndex = Arrays.copyOf(rangeSizesIndex, n);
-            rangeFunction = Arrays.copyOf(rangeFunction, n);
-            rangeSymbol = Arrays.copyOf(rangeSymbol, n);
-            rangeTimes = Arrays.copyOf(rangeTimes, n);
-            rangeLastFailed = Arrays.copyOf(rangeLastFailed, n);
-            rangeCycles = Arrays.copyOf(rangeCycles, n);
+        if ((s + 1) * W > data.length) {
+            data = Arrays.copyOf(data, data.length * 2);
+            rangeSizes = Arrays.copyOf(rangeSizes, rangeSizes.length * 2);
         }
-        rangeStart[s] = r.start();
-        rangeEnd[s] = r.end();
-        rangeCount[s] = r.count();
-        rangeIsa[s] = r.isa();
-        rangeSizes[s] = r.sizes();
-        rangeSizesIndex[s] = r.sizesIndex();
-        rangeFunction[s] = -1;
-        rangeSymbol[s] = functions.at(r.start());
+        long[] d = data;
+        int i = s * W;
+        d[i + START] = start;
+        d[i + END] = end;
+        d[i + SHAPE] = (count & 0xFFFF_FFFFL) | (long) isa.ordinal() << 32 | (long) sizesIndex << 40;
+        d[i + FUNCS] = -1L << 32 | (functions.at(start) & 0xFFFF_FFFFL);
+        d[i + NEXT] = NO_NEXT;
+        rangeSizes[s] = sizes;
         rangeSlots.put(key, s);
         return s;
     }
@@ -110,22 +142,28 @@ final class RangeTable {
      * is in several distinct ranges is visited once per range.
      */
     void forEachInstruction(InstructionVisitor v) {
+        long[] d = data;
         for (int s = 0; s < ranges; s++) {
-            long a = rangeStart[s];
-            int n = rangeCount[s];
-            Isa isa = rangeIsa[s];
+            int w = s * W;
+            long a = d[w + START];
+            long shape = d[w + SHAPE];
+            int n = (int) shape;
+            Isa isa = ISAS[(int) (shape >>> 32 & 0xFF)];
+            int first = (int) (shape >>> 40);
             InstructionSizes sizes = rangeSizes[s];
-            int first = rangeSizesIndex[s];
-            double cyclesEach = n == 0 ? 0 : (double) rangeCycles[s] / n;
+            long times = d[w + TIMES];
+            long lastFailed = d[w + FAILED];
+            int tracked = (int) (d[w + FUNCS] >> 32);
+            double cyclesEach = n == 0 ? 0 : (double) d[w + CYCLES] / n;
             for (int i = 0; i < n; i++) {
                 int size = sizes.size(first + i);
                 int f = functions.at(a);
                 if (f < 0) {
-                    f = rangeFunction[s];
+                    f = tracked;
                 }
                 boolean last = i == n - 1;
-                long failed = last ? rangeLastFailed[s] : 0;
-                v.instruction(a, isa, size, f, rangeTimes[s] - failed, failed, cyclesEach);
+                long failed = last ? lastFailed : 0;
+                v.instruction(a, isa, size, f, times - failed, failed, cyclesEach);
                 a += size;
             }
         }

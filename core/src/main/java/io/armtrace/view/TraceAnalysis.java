@@ -12,6 +12,8 @@ import io.armtrace.trace.ExceptionReturn;
 import io.armtrace.trace.Gap;
 import io.armtrace.trace.InstructionCount;
 import io.armtrace.trace.InstructionRange;
+import io.armtrace.trace.InstructionSizes;
+import io.armtrace.trace.Isa;
 import io.armtrace.trace.NoImage;
 import io.armtrace.trace.SoftwareTrace;
 import io.armtrace.trace.Timestamp;
@@ -78,19 +80,43 @@ public final class TraceAnalysis extends ProgramFlowVisitor implements ElementSi
 
     @Override
     public void visit(InstructionRange r) {
-        long start = r.start();
-        int slot = ranges.slot(r);
+        ran(r.start(), r.end(), r.count(), r.isa(), r.sizes(), r.sizesIndex(), r.lastExecuted(),
+                calls(r.lastKind(), r.lastCall(), r.lastExecuted()) ? r.lastAddress() : -1);
+    }
+
+    /** A range straight from the decoder: the same as {@link #accept} of the element, without making it. */
+    @Override
+    public void range(int source, long start, long end, int count, Isa isa, WaypointKind lastKind, CallKind lastCall,
+                      boolean lastExecuted, InstructionSizes sizes, int sizesIndex) {
+        summary.source(source);
+        summary.range(count);
+        long site = -1;
+        if (calls(lastKind, lastCall, lastExecuted)) {
+            // the address of the last instruction, as InstructionRange.lastAddress gives it
+            site = count > 0 ? start + (sizes.offset(sizesIndex + count - 1) - sizes.offset(sizesIndex)) : start;
+        }
+        ran(start, end, count, isa, sizes, sizesIndex, lastExecuted, site);
+    }
+
+    /** A range whose last instruction is an executed branch with link: a call. */
+    private static boolean calls(WaypointKind lastKind, CallKind lastCall, boolean lastExecuted) {
+        return lastCall == CallKind.CALL && lastExecuted
+                && (lastKind == WaypointKind.DIRECT_BRANCH || lastKind == WaypointKind.INDIRECT_BRANCH);
+    }
+
+    /** {@code callSite}: the address of the call the range ends with, or -1 when it does not end with one. */
+    private void ran(long start, long end, int count, Isa isa, InstructionSizes sizes, int sizesIndex,
+                     boolean lastExecuted, long callSite) {
+        int slot = ranges.slot(start, end, count, isa, sizes, sizesIndex);
         int node = stack.enter(start, ranges.symbol(slot), lastEnd);
-        ranges.ran(slot, stack.function(), r.lastExecuted());
+        ranges.ran(slot, stack.function(), lastExecuted);
         lastSlot = slot;
-        lastEnd = r.end();
-        int count = r.count();
+        lastEnd = end;
         stack.instructions += count;
         lastNode = node;
         tables.nodeInstructions[node] += count;
-        if (r.lastCall() == CallKind.CALL && r.lastExecuted()
-                && (r.lastKind() == WaypointKind.DIRECT_BRANCH || r.lastKind() == WaypointKind.INDIRECT_BRANCH)) {
-            stack.calling(r.lastAddress(), r.end());
+        if (callSite != -1) {
+            stack.calling(callSite, end);
         }
     }
 

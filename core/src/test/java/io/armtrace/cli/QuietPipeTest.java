@@ -148,7 +148,9 @@ class QuietPipeTest {
      */
     @Test
     void aFullTemporaryDirectoryIsExitOneNamingIt(@TempDir Path tmp) throws Exception {
-        Path big = repeatedTc2(tmp.resolve("big"), 200);
+        // 800 copies: about 14 pieces, so that some piece waits and spills however the two threads are scheduled
+        // (with 200, four pieces, a machine that ran them one after another now and then spilled nothing)
+        Path big = repeatedTc2(tmp.resolve("big"), 800);
         String[][] cases = {
                 {"decode", TC2, "--jobs", "2", "--insn"},
                 // pieces of 256 KiB of trace hold more than the 1 MiB of elements kept in memory at -Xmx64m
