@@ -244,4 +244,19 @@ public final class MemoryImage {
         int p = find(addr);
         return p < 0 ? null : pieceRegion[p];
     }
+
+    /**
+     * As {@link #regionAt(long)}; where there is a region, {@code bounds[0]} and {@code bounds[1]} are set to the start
+     * and end of the stretch around {@code addr} that the same region supplies (a caller's cache for the addresses
+     * that follow).
+     */
+    public Region regionAt(long addr, long[] bounds) {
+        int p = find(addr);
+        if (p < 0) {
+            return null;
+        }
+        bounds[0] = pieceBase[p];
+        bounds[1] = pieceEnd[p];
+        return pieceRegion[p];
+    }
 }

@@ -78,8 +78,8 @@ public final class AutoFdoProfile {
     /** The counts of one binary, in its absolute addresses. */
     public static final class Counts {
         private final Binary binary;
-        private final Map<Run, long[]> runs = new HashMap<>();
-        private final Map<Branch, long[]> branches = new HashMap<>();
+        private final PairCounts runs = new PairCounts();
+        private final PairCounts branches = new PairCounts();
 
         Counts(Binary binary) {
             this.binary = binary;
@@ -93,7 +93,7 @@ public final class AutoFdoProfile {
         public Map<Run, Long> runs() {
             Map<Run, Long> out = new TreeMap<>((a, b) -> a.first != b.first ? Long.compareUnsigned(a.first, b.first)
                     : Long.compareUnsigned(a.last, b.last));
-            runs.forEach((k, v) -> out.put(k, v[0]));
+            runs.forEach((first, last, n) -> out.put(new Run(first, last), n));
             return out;
         }
 
@@ -101,15 +101,10 @@ public final class AutoFdoProfile {
         public Map<Branch, Long> branches() {
             Map<Branch, Long> out = new TreeMap<>((a, b) -> a.from != b.from ? Long.compareUnsigned(a.from, b.from)
                     : Long.compareUnsigned(a.to, b.to));
-            branches.forEach((k, v) -> out.put(k, v[0]));
+            branches.forEach((from, to, n) -> out.put(new Branch(from, to), n));
             return out;
         }
 
-        private static <K> void add(Map<K, long[]> map, K key) {
-            long[] c = map.computeIfAbsent(key, k -> new long[1]);
-            // a count that would wrap stays at the largest value (AutoFDO reads unsigned 64-bit counts)
-            c[0] = c[0] == -1L ? -1L : c[0] + 1;
-        }
     }
 
     private final Map<String, Counts> counts = new LinkedHashMap<>();
@@ -259,6 +254,12 @@ public final class AutoFdoProfile {
         private Isa runIsa;
         private boolean pending;
         private long branchFrom;
+        /** The last stretch of {@code cachedIn} whose binary was looked up: [cacheStart, cacheEnd) has {@code cached}. */
+        private MemoryImage cachedIn;
+        private long cacheStart;
+        private long cacheEnd;
+        private Counts cached;
+        private final long[] bounds = new long[2];
 
         Stream(MemoryImage memory, io.armtrace.image.CodeMemory code) {
             this.merged = memory;
@@ -323,24 +324,36 @@ public final class AutoFdoProfile {
             open = false;
             Counts c = countsAt(runFirst);
             if (c != null && c == countsAt(runLast)) {
-                Counts.add(c.runs, new Run(runFirst, runLast));
+                c.runs.add(runFirst, runLast);
             }
         }
 
         private void branch(long from, long to) {
             Counts c = countsAt(from);
             if (c != null && c == countsAt(to)) {
-                Counts.add(c.branches, new Branch(from, to));
+                c.branches.add(from, to);
             }
         }
 
         private Counts countsAt(long address) {
-            MemoryImage.Region region = memory.regionAt(address);
-            if (region == null && memory != merged) {
-                region = merged.regionAt(address);
-                return region == null ? null : countsFor(region, merged, byRegionName);
+            if (cachedIn == memory && Long.compareUnsigned(address - cacheStart, cacheEnd - cacheStart) < 0) {
+                return cached;
             }
-            return region == null ? null : countsFor(region, memory, byRegionName);
+            MemoryImage.Region region = memory.regionAt(address, bounds);
+            if (region == null) {
+                if (memory != merged) {
+                    region = merged.regionAt(address);
+                    return region == null ? null : countsFor(region, merged, byRegionName);
+                }
+                return null;
+            }
+            // the binary of a region is fixed once found (byRegionName), so the stretch it supplies keeps it
+            Counts c = countsFor(region, memory, byRegionName);
+            cachedIn = memory;
+            cacheStart = bounds[0];
+            cacheEnd = bounds[1];
+            cached = c;
+            return c;
         }
 
         @Override
