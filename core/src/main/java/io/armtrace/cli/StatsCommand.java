@@ -58,17 +58,9 @@ final class StatsCommand implements Callable<Integer> {
             // Bytes per packet kind: a packet stands for the bytes up to the next one, or its own span only
             Map<String, long[]> kinds = new TreeMap<>();
             boolean follow = job.protocol().packetsFollowEachOther();
-            io.armtrace.protocol.Packet[] prev = {null};
-            job.protocol().packets(job.input(), p -> {
-                if (prev[0] != null) {
-                    kinds.get(prev[0].kind())[1] += follow ? p.offset() - prev[0].offset() : prev[0].length();
-                }
-                kinds.computeIfAbsent(p.kind(), k -> new long[2])[0]++;
-                prev[0] = p;
-            });
-            if (prev[0] != null) {
-                kinds.get(prev[0].kind())[1] += follow ? dataBytes - prev[0].offset() : prev[0].length();
-            }
+            KindCounts counts = new KindCounts(kinds, follow);
+            job.protocol().packetKinds(job.input(), counts);
+            counts.end(dataBytes);
             long[] insns = {0};
             long[] other = {0};
             String undecoded = null;
@@ -106,6 +98,43 @@ final class StatsCommand implements Callable<Integer> {
             for (Map.Entry<String, long[]> e : sorted) {
                 out.printf("    %-24s %8d packets %9d bytes %6.1f%%%n", e.getKey(), e.getValue()[0], e.getValue()[1],
                         bytes == 0 ? 0.0 : 100.0 * e.getValue()[1] / bytes);
+            }
+        }
+    }
+
+    /**
+     * Packets and bytes per kind: a packet stands for the bytes up to the next one (or its own span only). The kind
+     * names are the protocol's constants, so the previous packet's counters are found by identity first.
+     */
+    private static final class KindCounts implements io.armtrace.protocol.TraceProtocol.PacketKindListener {
+        private final Map<String, long[]> kinds;
+        private final boolean follow;
+        private String lastKind;
+        private long[] last;
+        private long lastOffset;
+        private int lastLength;
+
+        KindCounts(Map<String, long[]> kinds, boolean follow) {
+            this.kinds = kinds;
+            this.follow = follow;
+        }
+
+        @Override
+        public void packet(String kind, long offset, int length) {
+            if (last != null) {
+                last[1] += follow ? offset - lastOffset : lastLength;
+            }
+            long[] c = kind == lastKind ? last : kinds.computeIfAbsent(kind, k -> new long[2]);
+            c[0]++;
+            last = c;
+            lastKind = kind;
+            lastOffset = offset;
+            lastLength = length;
+        }
+
+        void end(long dataBytes) {
+            if (last != null) {
+                last[1] += follow ? dataBytes - lastOffset : lastLength;
             }
         }
     }

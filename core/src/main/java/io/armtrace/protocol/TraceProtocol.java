@@ -64,6 +64,19 @@ public interface TraceProtocol {
      */
     void packets(DecodeInput input, PacketListener<Packet> out) throws IOException;
 
+    /** Receives a packet's kind (as {@link Packet#kind()} names it), offset and length. */
+    interface PacketKindListener {
+        void packet(String kind, long offset, int length);
+    }
+
+    /**
+     * The packets of {@code input} as {@link #packets} lists them, each as its kind, offset and length only (what
+     * {@code armtrace stats} counts): the protocols with many packets a second skip making each packet's fields.
+     */
+    default void packetKinds(DecodeInput input, PacketKindListener out) throws IOException {
+        packets(input, p -> out.packet(p.kind(), p.offset(), p.length()));
+    }
+
     /**
      * How many bytes of {@code input}'s data are trace. All of it by default; an MTB dump holds the whole SRAM
      * of which only the active buffer is trace.

@@ -92,4 +92,34 @@ class PacketRecordsTest {
         }
         assertThat(checked).isGreaterThanOrEqualTo(5);
     }
+
+    /**
+     * {@code packetKinds} (what {@code armtrace stats} counts) names every packet as {@code packets} does, at the same
+     * offset and length: on every source of the bundled examples, TC2, ETMv4 snapshots and software trace.
+     */
+    @Test
+    void packetKindsAreThePacketsKindsOffsetsAndLengths() throws Exception {
+        List<Path> snapshots = List.of(Path.of("examples/etm3-a9-thumb"), Path.of("examples/ptm-a15"),
+                Path.of("examples/mtb-m0plus"), Path.of("examples/etm2-arm926-thumb"), SharedData.tc2(),
+                SharedData.dir("etm4/juno_r1_1"), SharedData.dir("etm4/armv8_1m_branches"),
+                SharedData.dir("swtrace/itm_only_raw"), SharedData.dir("swtrace/stm_only"));
+        java.util.Set<String> protocols = new java.util.TreeSet<>();
+        for (Path dir : snapshots) {
+            for (SnapshotSource src : Snapshot.load(dir).sources()) {
+                TraceProtocol protocol = Protocols.forDeviceType(src.type()).orElse(null);
+                if (protocol == null || src.bufferFile() == null) {
+                    continue;
+                }
+                List<String> records = new ArrayList<>();
+                protocol.packets(DecodeInput.of(src), p -> records.add(p.kind() + " " + p.offset() + " " + p.length()));
+                List<String> kinds = new ArrayList<>();
+                protocol.packetKinds(DecodeInput.of(src), (kind, offset, length) -> kinds.add(kind + " " + offset + " " + length));
+                assertThat(kinds).as("%s source %s", dir, src.name()).isEqualTo(records);
+                if (!records.isEmpty()) {
+                    protocols.add(protocol.name());
+                }
+            }
+        }
+        assertThat(protocols).contains("etm3", "ptm", "etm4", "mtb", "itm", "stm");
+    }
 }

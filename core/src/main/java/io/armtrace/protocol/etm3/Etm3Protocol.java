@@ -65,6 +65,13 @@ public final class Etm3Protocol implements TraceProtocol {
     }
 
     @Override
+    public void packetKinds(DecodeInput input, PacketKindListener out) throws IOException {
+        Etm3PacketReader reader = new Etm3PacketReader(config(input), p -> out.packet(p.kindName(), p.offset, p.length));
+        io.armtrace.protocol.TraceFeed.feed(input.data(), reader::push);
+        reader.end();
+    }
+
+    @Override
     public void decode(DecodeInput input, ElementSink sink) throws IOException {
         decodeFrom(input, 0, sink, null);
     }

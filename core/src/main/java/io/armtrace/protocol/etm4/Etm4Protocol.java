@@ -98,6 +98,13 @@ public final class Etm4Protocol implements TraceProtocol {
     }
 
     @Override
+    public void packetKinds(DecodeInput input, PacketKindListener out) throws IOException {
+        Etm4PacketReader reader = new Etm4PacketReader(config(input), p -> out.packet(p.kind().name(), p.offset, p.length));
+        TraceFeed.feed(input.data(), reader::push);
+        reader.end();
+    }
+
+    @Override
     public io.armtrace.protocol.EncodeOutput encode(io.armtrace.execution.Execution execution,
             io.armtrace.image.ProgramImage image, java.util.Map<String, String> options) {
         String profile = options.get("profile");

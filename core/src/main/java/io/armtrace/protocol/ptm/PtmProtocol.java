@@ -60,6 +60,13 @@ public final class PtmProtocol implements TraceProtocol {
     }
 
     @Override
+    public void packetKinds(DecodeInput input, PacketKindListener out) throws IOException {
+        PtmPacketReader reader = new PtmPacketReader(config(input), k -> out.packet(k.type.name(), k.offset, k.length));
+        io.armtrace.protocol.TraceFeed.feed(input.data(), reader::push);
+        reader.end();
+    }
+
+    @Override
     public void decode(DecodeInput input, ElementSink sink) throws IOException {
         decodeFrom(input, 0, sink, null);
     }
