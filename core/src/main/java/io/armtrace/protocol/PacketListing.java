@@ -35,7 +35,13 @@ public final class PacketListing implements AutoCloseable {
      */
     public String line(String prefix, Packet packet) throws IOException {
         line.setLength(0);
-        line.append(prefix).append(String.format("%8d  ", packet.offset()));
+        line.append(prefix);
+        // the offset right-aligned in 8 columns (as "%8d"), without a Formatter per line
+        String offset = Long.toString(packet.offset());
+        for (int i = offset.length(); i < 8; i++) {
+            line.append(' ');
+        }
+        line.append(offset).append("  ");
         if (withBytes && packet.length() > 0) {
             int start = line.length();
             byte[] raw = packet.bytes().length > 0 ? packet.bytes() : read(packet.offset(), packet.length());
@@ -101,7 +107,9 @@ public final class PacketListing implements AutoCloseable {
     private byte[] read(long offset, int length) throws IOException {
         if (in == null || offset < position) {
             close();
-            in = data.open();
+            // buffered: the packets' offsets mostly follow each other closely, a read per packet would be a
+            // system call per packet
+            in = new java.io.BufferedInputStream(data.open(), 1 << 16);
             position = 0;
         }
         while (position < offset) {
