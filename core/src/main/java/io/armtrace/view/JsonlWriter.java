@@ -659,6 +659,25 @@ public final class JsonlWriter implements ElementSink, ElementVisitor {
         byte[] isa = B_INSN_ISA[r.isa().ordinal()];
         long a = r.start();
         int count = r.count();
+        if (!withSource && timeline == null && thread == null) {
+            // the usual line, its constant parts copied eight bytes a store (a copy call per field cost more than
+            // the rest of the line)
+            byte[] isaSize = P_INSN_ISA_SIZE[r.isa().ordinal()];
+            int isaSizeLength = B_INSN_ISA[r.isa().ordinal()].length + 1;
+            for (int i = 0; i < count; i++) {
+                int size = r.sizeOf(i);
+                int p = o.room(128);
+                byte[] b = o.buf();
+                p = ListingOutput.copy8(b, p, P_INSN_ADDR, P_INSN_ADDR_LENGTH);
+                p = ListingOutput.hexShortest(b, p, a);
+                p = ListingOutput.copy8(b, p, isaSize, isaSizeLength);
+                p = size >= 0 && size < 10 ? digit(b, p, size) : ListingOutput.decimal(b, p, size);
+                o.done(i < count - 1 || r.lastExecuted() ? ListingOutput.copy8(b, p, P_EXECUTED_TRUE_END, P_EXECUTED_TRUE_END_LENGTH)
+                        : ListingOutput.copy8(b, p, P_EXECUTED_FALSE_END, P_EXECUTED_FALSE_END_LENGTH));
+                a += size;
+            }
+            return;
+        }
         for (int i = 0; i < count; i++) {
             int size = r.sizeOf(i);
             int p = o.room(128 + OPTIONAL_MAX);
@@ -741,6 +760,24 @@ public final class JsonlWriter implements ElementSink, ElementVisitor {
             .map(i -> ListingOutput.ascii(",\"isa\":\"" + i.name() + "\"")).toArray(byte[][]::new);
     private static final byte[][] B_INSN_ISA = java.util.Arrays.stream(io.armtrace.trace.Isa.values())
             .map(i -> ListingOutput.ascii(",\"isa\":\"" + i.name() + "\",\"size\":")).toArray(byte[][]::new);
+    /** The constant parts of the usual {@code insn} line, padded for {@link ListingOutput#copy8}. */
+    private static final String INSN_ADDR = "{\"type\":\"insn\",\"addr\":\"0x";
+    private static final byte[] P_INSN_ADDR = ListingOutput.ascii8Padded(INSN_ADDR);
+    private static final int P_INSN_ADDR_LENGTH = INSN_ADDR.length();
+    /** The closing quote of the address, then the ISA and the size's name. */
+    private static final byte[][] P_INSN_ISA_SIZE = java.util.Arrays.stream(io.armtrace.trace.Isa.values())
+            .map(i -> ListingOutput.ascii8Padded("\",\"isa\":\"" + i.name() + "\",\"size\":")).toArray(byte[][]::new);
+    private static final String EXECUTED_TRUE_END = ",\"executed\":true}\n";
+    private static final String EXECUTED_FALSE_END = ",\"executed\":false}\n";
+    private static final byte[] P_EXECUTED_TRUE_END = ListingOutput.ascii8Padded(EXECUTED_TRUE_END);
+    private static final byte[] P_EXECUTED_FALSE_END = ListingOutput.ascii8Padded(EXECUTED_FALSE_END);
+    private static final int P_EXECUTED_TRUE_END_LENGTH = EXECUTED_TRUE_END.length();
+    private static final int P_EXECUTED_FALSE_END_LENGTH = EXECUTED_FALSE_END.length();
+
+    private static int digit(byte[] b, int p, int d) {
+        b[p] = (byte) ('0' + d);
+        return p + 1;
+    }
     private static final byte[][] B_LAST_KIND = java.util.Arrays.stream(io.armtrace.trace.WaypointKind.values())
             .map(k -> ListingOutput.ascii(",\"last_kind\":\"" + k.name().toLowerCase(java.util.Locale.ROOT) + "\""))
             .toArray(byte[][]::new);
