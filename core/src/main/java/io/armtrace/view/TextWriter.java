@@ -472,9 +472,18 @@ public final class TextWriter implements ElementSink, ElementVisitor {
         for (int i = 0; i < r.count(); i++) {
             int size = r.sizeOf(i);
             boolean executed = i < r.count() - 1 || r.lastExecuted();
+            String text = disassembly.text(a, r.isa(), size); // once per instruction, in order (IT blocks)
+            if (annotator == null && instructionsInPlace) {
+                byte[] textBytes = disassembly.lastTextBytes();
+                int where = symbolsAvailable ? rangeNames.where(a) : NO_SYMBOL;
+                if ((text == null || textBytes != null && textBytes.length <= TEXT_IN_PLACE_MAX) && where != NOT_IN_PLACE) {
+                    instructionDirect(r.source(), a, size, r.isa(), executed, text, textBytes, where);
+                    a += size;
+                    continue;
+                }
+            }
             start(r).append("  ").append(hex(a)).append("  ").append(r.isa()).append(' ');
             line.append(opcode(a, size, r.isa()));
-            String text = disassembly.text(a, r.isa(), size);
             String where = annotator != null ? "" : where(a);
             if (text != null) {
                 line.append("  ").append(text);
@@ -494,6 +503,92 @@ public final class TextWriter implements ElementSink, ElementVisitor {
             a += size;
         }
     }
+
+    /**
+     * An instruction's line made in place, as the lines above: the address, ISA, opcode, the disassembly's bytes
+     * (ASCII, cached with it), the condition and the symbol ({@code where} from {@link RangeNames}).
+     */
+    private void instructionDirect(int source, long a, int size, Isa isa, boolean executed, String text,
+                                   byte[] textBytes, int where) {
+        ListingOutput o = out;
+        int p = o.room(COLUMNS_MAX + INSN_LINE_MAX + (textBytes == null ? 0 : textBytes.length) + WHERE_MAX);
+        byte[] b = o.buf();
+        p = columns(b, p, source);
+        p = ListingOutput.ascii8(b, p, SPACE_SPACE_0X, 4);
+        p = ListingOutput.hex8(b, p, a);
+        int k = isa.ordinal();
+        p = ListingOutput.copy8(b, p, INSN_ISA[k], INSN_ISA_LENGTH[k]);
+        p = opcode(b, p, a, size, isa);
+        if (text != null) {
+            p = ListingOutput.ascii8(b, p, SPACES, 2);
+            int n = text.length();
+            p = ListingOutput.copy8(b, p, textBytes, !executed || where != NO_SYMBOL ? Math.max(n, DISASSEMBLY_WIDTH) : n);
+        }
+        if (!executed) {
+            p = ListingOutput.copy8(b, p, CONDITION_FAILED, CONDITION_FAILED_LENGTH);
+        }
+        if (where != NO_SYMBOL) {
+            RangeNames names = rangeNames;
+            p = ListingOutput.copy8(b, p, names.name(where), names.nameLength(where)); // "  <name"
+            long off = a - names.symbolAddress(where);
+            if (off != 0) {
+                p = ListingOutput.ascii8(b, p, off > 0 ? PLUS_0X : MINUS_0X, 3);
+                p = ListingOutput.hexShortest(b, p, off > 0 ? off : -off);
+            }
+            b[p++] = '>';
+        }
+        o.done(newline(b, p));
+    }
+
+    /** The opcode column as {@link #opcode(long, int, Isa)} gives it, in place. */
+    private int opcode(byte[] b, int p, long address, int size, Isa isa) {
+        io.armtrace.image.MemoryImage m = image.memory();
+        if (size == 4) {
+            if (isa == Isa.A32 || isa == Isa.A64) {
+                long w = m.u32(address);
+                if (w < 0) {
+                    return ListingOutput.ascii8(b, p, QUESTION_MARKS, 8);
+                }
+                p = ListingOutput.hex8(b, p, w);
+                b[p] = ' ';
+                return p + 1;
+            }
+            int h1 = m.u16(address);
+            int h2 = m.u16(address + 2);
+            if (h1 < 0 || h2 < 0) {
+                p = ListingOutput.ascii8(b, p, QUESTION_MARKS, 4);
+                b[p] = ' ';
+                return ListingOutput.ascii8(b, p + 1, QUESTION_MARKS, 4);
+            }
+            p = ListingOutput.hex(b, p, h1, 4);
+            b[p] = ' ';
+            return ListingOutput.hex(b, p + 1, h2, 4);
+        }
+        int hw = m.u16(address);
+        p = hw < 0 ? ListingOutput.ascii8(b, p, QUESTION_MARKS, 4) : ListingOutput.hex(b, p, hw, 4);
+        return ListingOutput.ascii8(b, p, SPACES, 5);
+    }
+
+    /** False: every instruction line made as text (the reference {@code InstructionLinesTest} compares with). */
+    boolean instructionsInPlace = true;
+
+    /** The longest disassembly made in place (with the rest of the line within {@link ListingOutput#MAX_LINE}). */
+    private static final int TEXT_IN_PLACE_MAX = 200;
+    private static final long SPACE_SPACE_0X = ListingOutput.asciiLong("  0x");
+    private static final long QUESTION_MARKS = ListingOutput.asciiLong("????????");
+    /** {@code "  ISA "} after the address, by ISA. */
+    private static final byte[][] INSN_ISA = java.util.Arrays.stream(Isa.values())
+            .map(i -> ListingOutput.ascii8Padded("  " + i + " ")).toArray(byte[][]::new);
+    private static final int[] INSN_ISA_LENGTH = java.util.Arrays.stream(Isa.values())
+            .mapToInt(i -> ("  " + i + " ").length()).toArray();
+    private static final String CONDITION_FAILED_TEXT = "  (condition failed)";
+    private static final byte[] CONDITION_FAILED = ListingOutput.ascii8Padded(CONDITION_FAILED_TEXT);
+    private static final int CONDITION_FAILED_LENGTH = CONDITION_FAILED_TEXT.length();
+    /**
+     * The most bytes of an instruction line after its columns, without the disassembly: address (with the 16 a
+     * hex store may write past), ISA, opcode, two spaces, the condition, and slack for the eight-byte stores.
+     */
+    private static final int INSN_LINE_MAX = 4 + 16 + 16 + 24 + 16 + 2 + 24 + 16;
 
     /** {@code N insn ISA from 0xSTART, path not traced}, then where execution went on when known. */
     @Override

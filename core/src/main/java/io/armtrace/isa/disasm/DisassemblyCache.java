@@ -27,6 +27,9 @@ public final class DisassemblyCache {
     private final long[] addresses = new long[ENTRIES];
     private final int[] states = new int[ENTRIES];
     private final String[] texts = new String[ENTRIES];
+    /** Per entry: the text's bytes for {@link #lastTextBytes}, or null where the text is not ASCII (or none). */
+    private final byte[][] textBytes = new byte[ENTRIES][];
+    private byte[] lastBytes;
     /** Per entry: the IT instruction's firstcond:mask, or -1 for any other instruction. */
     private final int[] itInstructions = new int[ENTRIES];
     private long next = -1;
@@ -67,6 +70,7 @@ public final class DisassemblyCache {
         int itInstruction;
         if (addresses[slot] == address && states[slot] == state) {
             s = texts[slot];
+            lastBytes = textBytes[slot];
             itInstruction = itInstructions[slot];
         } else {
             Disassembler.Text t = disassembler.disassemble(memory, address, isa, it, symbols);
@@ -81,6 +85,7 @@ public final class DisassemblyCache {
             addresses[slot] = address;
             states[slot] = state;
             texts[slot] = s;
+            textBytes[slot] = lastBytes = bytesOf(s);
             itInstructions[slot] = itInstruction;
         }
         if (isa == Isa.A32 || isa == Isa.A64) {
@@ -89,6 +94,34 @@ public final class DisassemblyCache {
             itState = itInstruction >= 0 ? itInstruction : InstructionClassifier.itAdvance(it);
         }
         return s;
+    }
+
+    /**
+     * The bytes of the text {@link #text} returned last, followed by spaces to a multiple of 8 bytes and to at
+     * least {@link #PADDED} (a listing copies them eight at a time, padded to a column where it needs); null where
+     * that text was null or not ASCII.
+     */
+    public byte[] lastTextBytes() {
+        return lastBytes;
+    }
+
+    /** The least length of {@link #lastTextBytes}: the text padded to 40 columns is in the array. */
+    public static final int PADDED = 40;
+
+    private static byte[] bytesOf(String s) {
+        if (s == null) {
+            return null;
+        }
+        byte[] b = new byte[Math.max(PADDED, (s.length() + 7) & ~7)];
+        java.util.Arrays.fill(b, (byte) ' ');
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c >= 0x80) {
+                return null;
+            }
+            b[i] = (byte) c;
+        }
+        return b;
     }
 
     static String listing(Disassembler.Text t) {
