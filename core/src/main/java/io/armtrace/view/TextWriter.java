@@ -528,14 +528,7 @@ public final class TextWriter implements ElementSink, ElementVisitor {
             p = ListingOutput.copy8(b, p, CONDITION_FAILED, CONDITION_FAILED_LENGTH);
         }
         if (where != NO_SYMBOL) {
-            RangeNames names = rangeNames;
-            p = ListingOutput.copy8(b, p, names.name(where), names.nameLength(where)); // "  <name"
-            long off = a - names.symbolAddress(where);
-            if (off != 0) {
-                p = ListingOutput.ascii8(b, p, off > 0 ? PLUS_0X : MINUS_0X, 3);
-                p = ListingOutput.hexShortest(b, p, off > 0 ? off : -off);
-            }
-            b[p++] = '>';
+            p = whereBytes(b, p, a, where);
         }
         o.done(newline(b, p));
     }
@@ -942,15 +935,20 @@ public final class TextWriter implements ElementSink, ElementVisitor {
             return;
         }
         p = ListingOutput.copy8(b, p, RANGE_TAILS[t], RANGE_TAIL_LENGTHS[t] - NEWLINE_BYTES.length);
+        o.done(newline(b, whereBytes(b, p, start, where)));
+    }
+
+    /** {@code "  <name+0xOFFSET>"} for {@code address}, whose symbol is {@link RangeNames} entry {@code where}. */
+    private int whereBytes(byte[] b, int p, long address, int where) {
         RangeNames names = rangeNames;
         p = ListingOutput.copy8(b, p, names.name(where), names.nameLength(where)); // "  <name"
-        long off = start - names.symbolAddress(where);
+        long off = address - names.symbolAddress(where);
         if (off != 0) {
             p = ListingOutput.ascii8(b, p, off > 0 ? PLUS_0X : MINUS_0X, 3);
             p = ListingOutput.hexShortest(b, p, off > 0 ? off : -off);
         }
-        b[p++] = '>';
-        o.done(newline(b, p));
+        b[p] = '>';
+        return p + 1;
     }
 
     private static final long PLUS_0X = ListingOutput.asciiLong("+0x");
