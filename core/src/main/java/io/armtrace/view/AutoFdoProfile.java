@@ -280,30 +280,43 @@ public final class AutoFdoProfile {
 
         @Override
         public void visit(InstructionRange r) {
+            ran(r.start(), r.end(), r.lastAddress(), r.isa(), r.lastKind(), r.lastExecuted());
+        }
+
+        /** A range from the decoder as its fields: the same as {@link #visit}, without making the element. */
+        @Override
+        public void range(int source, long start, long end, int count, Isa isa, WaypointKind lastKind,
+                          io.armtrace.trace.CallKind lastCall, boolean lastExecuted,
+                          io.armtrace.trace.InstructionSizes sizes, int sizesIndex) {
+            // the last instruction's address, as InstructionRange.lastAddress gives it
+            long last = count > 0 ? start + (sizes.offset(sizesIndex + count - 1) - sizes.offset(sizesIndex)) : start;
+            ran(start, end, last, isa, lastKind, lastExecuted);
+        }
+
+        private void ran(long start, long end, long last, Isa isa, WaypointKind k, boolean lastExecuted) {
             if (pending) {
-                branch(branchFrom, r.start());
+                branch(branchFrom, start);
                 pending = false;
             }
-            if (open && r.start() == runEnd && r.isa() == runIsa) {
-                runEnd = r.end();
-                runLast = r.lastAddress();
+            if (open && start == runEnd && isa == runIsa) {
+                runEnd = end;
+                runLast = last;
             } else {
                 close();
                 open = true;
-                runFirst = r.start();
-                runEnd = r.end();
-                runLast = r.lastAddress();
-                runIsa = r.isa();
+                runFirst = start;
+                runEnd = end;
+                runLast = last;
+                runIsa = isa;
             }
             // an exception call (SVC, BKPT) leaves the run through the exception entry that follows it, which
             // interrupts the flow; where no entry follows (an emulator's semihosting), the code goes on
-            WaypointKind k = r.lastKind();
-            if (r.lastExecuted() && (k == WaypointKind.DIRECT_BRANCH || k == WaypointKind.INDIRECT_BRANCH
+            if (lastExecuted && (k == WaypointKind.DIRECT_BRANCH || k == WaypointKind.INDIRECT_BRANCH
                     || k == WaypointKind.EXCEPTION_RETURN)) {
                 // the flow leaves the run here; if the next thing seen is code, that is the branch's target
                 close();
                 pending = true;
-                branchFrom = r.lastAddress();
+                branchFrom = last;
             }
         }
 

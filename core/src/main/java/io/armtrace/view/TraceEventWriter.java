@@ -239,6 +239,22 @@ public final class TraceEventWriter {
             }
         }
 
+        /** A range from the decoder, once the clock is chosen: to the analysis as its fields (as {@link #visit}). */
+        @Override
+        public void range(int source, long start, long end, int count, io.armtrace.trace.Isa isa,
+                          io.armtrace.trace.WaypointKind lastKind, io.armtrace.trace.CallKind lastCall,
+                          boolean lastExecuted, io.armtrace.trace.InstructionSizes sizes, int sizesIndex) {
+            if (clock == null) {
+                ElementSink.super.range(source, start, end, count, isa, lastKind, lastCall, lastExecuted, sizes,
+                        sizesIndex);
+                return;
+            }
+            analysis.range(source, start, end, count, isa, lastKind, lastCall, lastExecuted, sizes, sizesIndex);
+            if (clock == Clock.COUNT) {
+                now += Math.max(0, count);
+            }
+        }
+
         /** Cycles of what came before it: what follows starts later. */
         @Override
         public void visit(CycleCount c) {
