@@ -19,7 +19,7 @@ final class RangeTable {
     private static final int W = 8;
     private static final int START = 0;
     private static final int END = 1;
-    /** count (bits 0-31), ISA ordinal (32-39), sizes index (40-63). */
+    /** count (bits 0-31), ISA ordinal (32-39), sizes index (40-63, signed). */
     private static final int SHAPE = 2;
     private static final int TIMES = 3;
     private static final int FAILED = 4;
@@ -149,7 +149,7 @@ final class RangeTable {
             long shape = d[w + SHAPE];
             int n = (int) shape;
             Isa isa = ISAS[(int) (shape >>> 32 & 0xFF)];
-            int first = (int) (shape >>> 40);
+            int first = (int) (shape >> 40); // signed, as stored
             InstructionSizes sizes = rangeSizes[s];
             long times = d[w + TIMES];
             long lastFailed = d[w + FAILED];
