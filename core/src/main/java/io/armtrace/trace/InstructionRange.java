@@ -79,7 +79,15 @@ public record InstructionRange(int source, long start, long end, int count, Isa 
 
     /** Address of the last instruction. */
     public long lastAddress() {
-        return count > 0 ? addressOf(count - 1) : start;
+        return lastAddress(start, count, sizes, sizesIndex);
+    }
+
+    /**
+     * The address of the last instruction of the range these fields describe (as {@link ElementSink#range} hands
+     * them over), for a sink that takes them without making the element.
+     */
+    public static long lastAddress(long start, int count, InstructionSizes sizes, int sizesIndex) {
+        return count > 0 ? start + (sizes.offset(sizesIndex + count - 1) - sizes.offset(sizesIndex)) : start;
     }
 
     /** Size in bytes of the last instruction. */

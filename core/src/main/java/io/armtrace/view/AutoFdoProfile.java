@@ -288,9 +288,7 @@ public final class AutoFdoProfile {
         public void range(int source, long start, long end, int count, Isa isa, WaypointKind lastKind,
                           io.armtrace.trace.CallKind lastCall, boolean lastExecuted,
                           io.armtrace.trace.InstructionSizes sizes, int sizesIndex) {
-            // the last instruction's address, as InstructionRange.lastAddress gives it
-            long last = count > 0 ? start + (sizes.offset(sizesIndex + count - 1) - sizes.offset(sizesIndex)) : start;
-            ran(start, end, last, isa, lastKind, lastExecuted);
+            ran(start, end, InstructionRange.lastAddress(start, count, sizes, sizesIndex), isa, lastKind, lastExecuted);
         }
 
         private void ran(long start, long end, long last, Isa isa, WaypointKind k, boolean lastExecuted) {

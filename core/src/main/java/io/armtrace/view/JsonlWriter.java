@@ -463,8 +463,7 @@ public final class JsonlWriter implements ElementSink, ElementVisitor {
                     (short) sizesIndex));
             return;
         }
-        // as InstructionRange.lastAddress
-        long last = count > 0 ? start + (sizes.offset(sizesIndex + count - 1) - sizes.offset(sizesIndex)) : start;
+        long last = io.armtrace.trace.InstructionRange.lastAddress(start, count, sizes, sizesIndex);
         try {
             rangeBytes(source, start, end, count, isa, lastKind, lastExecuted, last);
         } catch (IOException e) {

@@ -90,11 +90,8 @@ public final class TraceAnalysis extends ProgramFlowVisitor implements ElementSi
                       boolean lastExecuted, InstructionSizes sizes, int sizesIndex) {
         summary.source(source);
         summary.range(count);
-        long site = -1;
-        if (calls(lastKind, lastCall, lastExecuted)) {
-            // the address of the last instruction, as InstructionRange.lastAddress gives it
-            site = count > 0 ? start + (sizes.offset(sizesIndex + count - 1) - sizes.offset(sizesIndex)) : start;
-        }
+        long site = calls(lastKind, lastCall, lastExecuted)
+                ? InstructionRange.lastAddress(start, count, sizes, sizesIndex) : -1;
         ran(start, end, count, isa, sizes, sizesIndex, lastExecuted, site);
     }
 
