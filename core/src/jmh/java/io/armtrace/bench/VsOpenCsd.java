@@ -362,14 +362,37 @@ public final class VsOpenCsd {
     /** The listing's output buffer, as `armtrace decode -o FILE` has it (64 KiB); VS_OUT_BUF=BYTES to try others. */
     private static final int OUT_BUF = Integer.parseInt(System.getenv().getOrDefault("VS_OUT_BUF", "65536"));
 
+    private static final boolean PACKET_OBJECTS = "1".equals(System.getenv("VS_PACKET_OBJECTS"));
+
     private static Counts run(TraceProtocol protocol, DecodeInput input, byte[] trace, String mode) throws IOException {
         Counts c = new Counts();
         switch (mode) {
             case "packets" -> {
                 if (protocol.name().equals("etm4") || protocol.name().equals("ete")) {
+                    // atoms and addresses without a context come as arguments, as the decoder's speculation layer
+                    // takes them; VS_PACKET_OBJECTS=1 has every packet filled into the packet object (a listing's way)
+                    io.armtrace.protocol.etm4.Etm4PacketListener counter = PACKET_OBJECTS ? p -> c.packets++
+                            : new io.armtrace.protocol.etm4.Etm4PacketListener() {
+                                @Override
+                                public void packet(io.armtrace.protocol.etm4.Etm4Packet p) {
+                                    c.packets++;
+                                }
+
+                                @Override
+                                public void atom(io.armtrace.protocol.etm4.Etm4Packet scratch, long offset, int header,
+                                        int count, int bits) {
+                                    c.packets++;
+                                }
+
+                                @Override
+                                public void address(io.armtrace.protocol.etm4.Etm4Packet scratch, byte[] b, int pos,
+                                        int length, long offset, long address, int is) {
+                                    c.packets++;
+                                }
+                            };
                     io.armtrace.protocol.etm4.Etm4PacketReader r = new io.armtrace.protocol.etm4.Etm4PacketReader(
                             io.armtrace.protocol.etm4.Etm4Config.of(input.registers(), protocol.name().equals("ete")),
-                            p -> c.packets++);
+                            counter);
                     pushAll(trace, r::push);
                     r.end();
                 } else if (protocol.name().equals("ptm")) {

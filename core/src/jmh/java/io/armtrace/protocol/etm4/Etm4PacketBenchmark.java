@@ -23,7 +23,8 @@ import org.openjdk.jmh.annotations.Warmup;
  * ETMv4 packet reading speed on a real workload: the trace of gcc's cc1 on a Cortex-A72/A53 in
  * conformance/etm4/bugfix-exact-match (trace ID 0x12, 974,749 bytes deformatted, 687,000 packets: atoms,
  * short and long addresses, exact matches, as real Armv8 code gives them), read once per operation, not a
- * small capture repeated. {@code packets} is the reader alone (the listener only counts), {@code elements}
+ * small capture repeated. {@code packets} is the reader alone (the listener only counts, taking atoms and addresses
+ * as arguments), {@code packetObjects} the same with every packet filled into the packet object, {@code elements}
  * the reader and the speculation layer, {@code decode} the whole instruction decode (reader, speculation and
  * {@link Etm4Flow} over cc1's code: 1,740,344 ranges, 7,581,461 instructions, 7.8 per trace byte; the sink
  * only counts). MB/s = 0.97 MB / time per operation.
@@ -52,8 +53,34 @@ public class Etm4PacketBenchmark {
         System.out.printf("%nbugfix-exact-match 0x12: %d bytes%n", stream.length);
     }
 
+    /** Atoms and addresses without a context as arguments (as the speculation layer takes them), the rest as objects. */
     @Benchmark
     public long packets() {
+        long[] n = {0};
+        Etm4PacketReader r = new Etm4PacketReader(config, new Etm4PacketListener() {
+            @Override
+            public void packet(Etm4Packet p) {
+                n[0] += p.length;
+            }
+
+            @Override
+            public void atom(Etm4Packet scratch, long offset, int header, int count, int bits) {
+                n[0]++;
+            }
+
+            @Override
+            public void address(Etm4Packet scratch, byte[] b, int pos, int length, long offset, long address, int is) {
+                n[0] += length;
+            }
+        });
+        r.push(stream, 0, stream.length);
+        r.end();
+        return n[0];
+    }
+
+    /** Every packet filled into the packet object (a listener with {@code packet} only, as a listing has). */
+    @Benchmark
+    public long packetObjects() {
         long[] n = {0};
         Etm4PacketReader r = new Etm4PacketReader(config, p -> n[0] += p.length);
         r.push(stream, 0, stream.length);

@@ -116,6 +116,68 @@ public final class Etm4Packet {
     public int atomCount;
     public int atomBits;
 
+    /** Makes this the address packet b[pos..pos+length) (headers 0x90-0x92, 0x95, 0x96, 0x9A, 0x9B). */
+    void setAddress(byte[] b, int pos, int length, long offset, long address, int is) {
+        int h = b[pos] & 0xFF;
+        if (h <= 0x92) {
+            kindIndex = EXACT_INDEX;
+            addressBits = 0;
+            matchIndex = h & 3;
+        } else if (h <= 0x96) {
+            kindIndex = h == 0x95 ? SHORT_IS0_INDEX : SHORT_IS1_INDEX;
+            addressBits = (h == 0x95 ? 9 : 8) + (length == 3 ? 8 : 0);
+        } else {
+            kindIndex = h == 0x9A ? LONG_32_IS0_INDEX : LONG_32_IS1_INDEX;
+            addressBits = 32;
+        }
+        this.offset = offset;
+        this.length = length;
+        byte[] to = bytes;
+        for (int i = 0; i < length; i++) {
+            to[i] = b[pos + i];
+        }
+        this.address = address;
+        addressIs = is;
+        if (problem != null) {
+            problem = null;
+        }
+    }
+
+    private static final byte EXACT_INDEX = (byte) Kind.ADDR_EXACT_MATCH.ordinal();
+    private static final byte SHORT_IS0_INDEX = (byte) Kind.ADDR_SHORT_IS0.ordinal();
+    private static final byte SHORT_IS1_INDEX = (byte) Kind.ADDR_SHORT_IS1.ordinal();
+    private static final byte LONG_32_IS0_INDEX = (byte) Kind.ADDR_LONG_32_IS0.ordinal();
+    private static final byte LONG_32_IS1_INDEX = (byte) Kind.ADDR_LONG_32_IS1.ordinal();
+
+    /** The kind of an address packet of the reader's fast path, from its header (0x90-0x92, 0x95, 0x96, 0x9A, 0x9B). */
+    static Kind addressKind(int header) {
+        return switch (header) {
+            case 0x90, 0x91, 0x92 -> Kind.ADDR_EXACT_MATCH;
+            case 0x95 -> Kind.ADDR_SHORT_IS0;
+            case 0x96 -> Kind.ADDR_SHORT_IS1;
+            case 0x9A -> Kind.ADDR_LONG_32_IS0;
+            case 0x9B -> Kind.ADDR_LONG_32_IS1;
+            default -> throw new IllegalArgumentException(
+                    "not a short, long 32-bit or exact match address header: 0x" + Integer.toHexString(header));
+        };
+    }
+
+    /** The kind of the atom packet with this header (0xC0-0xFF). */
+    static Kind atomKind(int header) {
+        return KINDS[Etm4PacketReader.atomKindIndex(header)];
+    }
+
+    /** Makes this an atom packet (the kind from the header: IHI 0064, Atom packets). */
+    void setAtom(long offset, int header, int count, int bits) {
+        kindIndex = Etm4PacketReader.atomKindIndex(header);
+        this.offset = offset;
+        length = 1;
+        bytes[0] = (byte) header;
+        atomCount = count;
+        atomBits = bits;
+        // (no problem to clear: only an A-sync follows a packet with one)
+    }
+
     // --- exception --------------------------------------------------------------------------------------
     /** Exception type (10 bits), address interpretation E1:E0, M-profile fault pending. */
     public int exceptionType;

@@ -105,9 +105,15 @@ public final class Etm4PacketReader {
     private String badProblem;
 
     // Decompression state
-    /** Address history (IHI 0064, address packets and the address history): entry 0 is the most recent address. */
-    private final long[] history = new long[3];
-    private final int[] historyIs = new int[3];
+    /**
+     * Address history (IHI 0064, address packets and the address history): {@code hist0} is the most recent address.
+     * Each entry is the address with its instruction set in bit 0, which no instruction address uses (IS0 addresses
+     * are multiples of four, IS1 addresses of two): three fields rather than two arrays, because an address packet
+     * moves the whole history and this is half the loads and stores of the packet loop's address paths.
+     */
+    private long hist0;
+    private long hist1;
+    private long hist2;
     private int el;
     private boolean nonSecure;
     private boolean aarch64;
@@ -124,8 +130,7 @@ public final class Etm4PacketReader {
      * states read the bytes that follow alike.
      */
     Object syncState() {
-        return java.util.List.of(synced, unsyncStart, unsyncStart < 0 ? 0 : unsyncHeadLen, zeros, carryLen, history[0], history[1], history[2],
-                historyIs[0], historyIs[1], historyIs[2], el, nonSecure, aarch64, contextKnown, nse, vmid, contextId,
+        return java.util.List.of(synced, unsyncStart, unsyncStart < 0 ? 0 : unsyncHeadLen, zeros, carryLen, hist0, hist1, hist2, el, nonSecure, aarch64, contextKnown, nse, vmid, contextId,
                 timestamp, ccThreshold);
     }
 
@@ -307,6 +312,11 @@ public final class Etm4PacketReader {
         }
     }
 
+    /** The kind of the atom packet with this header (0xC0-0xFF), as {@link Etm4Packet}'s kind index. */
+    static byte atomKindIndex(int header) {
+        return (byte) (ATOM_KIND_COUNT[header] >> 8);
+    }
+
     // --- input ----------------------------------------------------------------------------------
 
     public void push(byte[] b, int off, int len) {
@@ -361,14 +371,7 @@ public final class Etm4PacketReader {
             int h = b[pos] & 0xFF;
             if (h >= 0xC0) {
                 // atoms: the most frequent packets, one byte each
-                int kc = ATOM_KIND_COUNT[h];
-                k.kindIndex = (byte) (kc >> 8);
-                k.offset = at + pos;
-                k.length = 1;
-                k.bytes[0] = (byte) h;
-                k.atomCount = kc & 0xFF;
-                k.atomBits = ATOM_BITS[h];
-                o.packet(k);
+                o.atom(k, at + pos, h, ATOM_KIND_COUNT[h] & 0xFF, ATOM_BITS[h]);
                 pos++;
                 continue;
             }
@@ -397,63 +400,77 @@ public final class Etm4PacketReader {
     }
 
     /**
-     * Short, exact match and long addresses (headers 0x90-0x9E) when they are whole in b[pos..end); returns
-     * their length, or 0 to leave the packet to the general path. The same decoding as {@link #decode}.
+     * Short, exact match and 32-bit long addresses (headers 0x90-0x9B) when they are whole in b[pos..end);
+     * returns their length, or 0 to leave the packet to the general path. The same decoding as {@link #decode}.
+     * Each kind is a small method that the JIT inlines into the packet loop; each gives the listener the packet's
+     * fields as arguments ({@link Etm4PacketListener#address}), the history kept with the instruction set in bit 0.
      */
     private int fastAddress(byte[] b, int pos, int end, int h, long offset) {
-        Etm4Packet k = pkt;
-        int n;
-        Kind kind;
         switch (h) {
-            case 0x90, 0x91, 0x92 -> {
-                setKind(k, Kind.ADDR_EXACT_MATCH, offset, 1);
-                k.bytes[0] = (byte) h;
-                exactMatch(h & 3);
-                out.packet(k);
+            case 0x90, 0x91, 0x92:
+                fastExact(b, pos, h, offset);
                 return 1;
-            }
-            case 0x95, 0x96 -> {
-                int is = h & 1 ^ 1; // 0x95 IS0, 0x96 IS1
-                int b1 = b[pos + 1] & 0xFF;
-                int shift = 2 - is;
-                long v = (long) (b1 & 0x7F) << shift;
-                int bits = 7 + shift;
-                n = 2;
-                if ((b1 & 0x80) != 0) {
-                    if (pos + 2 >= end) {
-                        return 0;
-                    }
-                    v |= (long) (b[pos + 2] & 0xFF) << (7 + shift);
-                    bits += 8;
-                    n = 3;
-                    k.bytes[2] = b[pos + 2];
-                }
-                setKind(k, is == 0 ? Kind.ADDR_SHORT_IS0 : Kind.ADDR_SHORT_IS1, offset, n);
-                k.bytes[0] = (byte) h;
-                k.bytes[1] = (byte) b1;
-                update(v, bits, is);
-                out.packet(k);
-                return n;
-            }
-            case 0x9A, 0x9B, 0x9D, 0x9E -> {
-                boolean wide = h >= 0x9D;
-                n = wide ? 9 : 5;
-                if (pos + n > end) {
-                    return 0;
-                }
-                int is = (h == 0x9B || h == 0x9E) ? 1 : 0;
-                kind = wide ? (is == 1 ? Kind.ADDR_LONG_64_IS1 : Kind.ADDR_LONG_64_IS0)
-                        : (is == 1 ? Kind.ADDR_LONG_32_IS1 : Kind.ADDR_LONG_32_IS0);
-                setKind(k, kind, offset, n);
-                System.arraycopy(b, pos, k.bytes, 0, n);
-                longAddress(b, pos + 1, wide, is);
-                out.packet(k);
-                return n;
-            }
-            default -> {
+            case 0x95, 0x96:
+                return fastShort(b, pos, end, h, offset);
+            case 0x9A, 0x9B:
+                return fastLong32(b, pos, end, h, offset);
+            default:
                 return 0;
-            }
         }
+    }
+
+    private void fastExact(byte[] b, int pos, int h, long offset) {
+        long e = h == 0x90 ? hist0 : h == 0x91 ? hist1 : hist2;
+        hist2 = hist1;
+        hist1 = hist0;
+        hist0 = e;
+        out.address(pkt, b, pos, 1, offset, e & ~1L, (int) e & 1);
+    }
+
+    /** Short address: 0x95 IS0 (bits [8:2], then [16:9]), 0x96 IS1 (bits [7:1], then [15:8]). */
+    private int fastShort(byte[] b, int pos, int end, int h, long offset) {
+        int b1 = b[pos + 1];
+        int n = 2 - (b1 >> 7); // 3 when bit 7 (another byte follows) is set
+        if (pos + n > end) {
+            return 0;
+        }
+        int is = ~h & 1;
+        int shift = 2 - is;
+        long v = (long) (b1 & 0x7F) << shift;
+        int bits = 7 + shift;
+        if (n == 3) {
+            v |= (long) (b[pos + 2] & 0xFF) << bits;
+            bits += 8;
+        }
+        long a = hist0 & (-1L << bits) | v;
+        hist2 = hist1;
+        hist1 = hist0;
+        hist0 = a | is;
+        out.address(pkt, b, pos, n, offset, a, is);
+        return n;
+    }
+
+    /** Long 32-bit address: 0x9A IS0, 0x9B IS1. */
+    private int fastLong32(byte[] b, int pos, int end, int h, long offset) {
+        if (pos + 5 > end) {
+            return 0;
+        }
+        int is = h & 1;
+        long v;
+        if (is == 0) {
+            v = (long) (b[pos + 1] & 0x7F) << 2 | (long) (b[pos + 2] & 0x7F) << 9;
+        } else {
+            v = (long) (b[pos + 1] & 0x7F) << 1 | (long) (b[pos + 2] & 0xFF) << 8;
+        }
+        v |= (b[pos + 3] & 0xFFL) << 16 | (b[pos + 4] & 0xFFL) << 24;
+        // in AArch64 state bits [63:32] are those of the most recent address; in AArch32 (or with no context
+        // yet) the address is 32 bits, the upper half zero, as OpenCSD reads it
+        long a = contextKnown && aarch64 ? hist0 & 0xFFFFFFFF00000000L | v : v;
+        hist2 = hist1;
+        hist1 = hist0;
+        hist0 = a | is;
+        out.address(pkt, b, pos, 5, offset, a, is);
+        return 5;
     }
 
     /** Kind, offset and length of the packet, with no other field touched (the fast paths). */
@@ -1025,10 +1042,9 @@ public final class Etm4PacketReader {
         ccThreshold = k.ccThreshold;
         // a trace info resets the address history and the timestamp (IHI 0064, Trace Info packet): what follows is
         // decompressed against zero
-        for (int i = 0; i < 3; i++) {
-            history[i] = 0;
-            historyIs[i] = 0;
-        }
+        hist0 = 0;
+        hist1 = 0;
+        hist2 = 0;
         timestamp = 0;
         k.address = 0;
         k.addressIs = 0;
@@ -1137,7 +1153,7 @@ public final class Etm4PacketReader {
     /** The packet gave the low {@code bits} of the address; the rest come from the most recent address. */
     private void update(long value, int bits, int is) {
         long m = bits >= 64 ? -1L : (1L << bits) - 1;
-        long a = (history[0] & ~m) | (value & m);
+        long a = (hist0 & ~1L & ~m) | (value & m);
         push(a, is);
         pkt.address = a;
         pkt.addressIs = is;
@@ -1146,8 +1162,9 @@ public final class Etm4PacketReader {
 
     /** Exact match (IHI 0064, address packets and the address history): the address is history entry {@code idx}, which becomes the most recent. */
     private void exactMatch(int idx) {
-        long a = history[idx];
-        int is = historyIs[idx];
+        long e = idx == 0 ? hist0 : idx == 1 ? hist1 : hist2;
+        long a = e & ~1L;
+        int is = (int) e & 1;
         push(a, is);
         pkt.address = a;
         pkt.addressIs = is;
@@ -1156,12 +1173,9 @@ public final class Etm4PacketReader {
     }
 
     private void push(long a, int is) {
-        history[2] = history[1];
-        history[1] = history[0];
-        history[0] = a;
-        historyIs[2] = historyIs[1];
-        historyIs[1] = historyIs[0];
-        historyIs[0] = is;
+        hist2 = hist1;
+        hist1 = hist0;
+        hist0 = a | is;
     }
 
     /** Q packet (IHI 0064, Q packet): the type says whether an address (exact, short, long) and a count follow. */
@@ -1187,8 +1201,8 @@ public final class Etm4PacketReader {
         }
         if (k.addressBits < 0) {
             k.addressBits = 0;
-            k.address = history[0];
-            k.addressIs = historyIs[0];
+            k.address = hist0 & ~1L;
+            k.addressIs = (int) hist0 & 1;
         }
         k.qCount = t == 0xF ? -1 : readField(b, q, p + n);
     }

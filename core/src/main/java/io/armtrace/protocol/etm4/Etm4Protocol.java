@@ -99,7 +99,22 @@ public final class Etm4Protocol implements TraceProtocol {
 
     @Override
     public void packetKinds(DecodeInput input, PacketKindListener out) throws IOException {
-        Etm4PacketReader reader = new Etm4PacketReader(config(input), p -> out.packet(p.kind().name(), p.offset, p.length));
+        Etm4PacketReader reader = new Etm4PacketReader(config(input), new Etm4PacketListener() {
+            @Override
+            public void packet(Etm4Packet p) {
+                out.packet(p.kind().name(), p.offset, p.length);
+            }
+
+            @Override
+            public void atom(Etm4Packet scratch, long offset, int header, int count, int bits) {
+                out.packet(Etm4Packet.atomKind(header).name(), offset, 1);
+            }
+
+            @Override
+            public void address(Etm4Packet scratch, byte[] b, int pos, int length, long offset, long address, int is) {
+                out.packet(Etm4Packet.addressKind(b[pos] & 0xFF).name(), offset, length);
+            }
+        });
         TraceFeed.feed(input.data(), reader::push);
         reader.end();
     }
@@ -154,8 +169,7 @@ public final class Etm4Protocol implements TraceProtocol {
         if (observer != null) {
             flow.onSync(offset -> synced[0] = offset);
             // the states are compared once the trace info packet is wholly processed
-            packets = k -> {
-                spec.packet(k);
+            Runnable check = () -> {
                 if (synced[0] >= 0) {
                     long at = synced[0];
                     synced[0] = -1;
@@ -163,6 +177,27 @@ public final class Etm4Protocol implements TraceProtocol {
                             flow.state()))) {
                         stop[0] = true;
                     }
+                }
+            };
+            // atoms and addresses reach the speculation layer as arguments here too, as without an observer
+            packets = new Etm4PacketListener() {
+                @Override
+                public void packet(Etm4Packet k) {
+                    spec.packet(k);
+                    check.run();
+                }
+
+                @Override
+                public void atom(Etm4Packet scratch, long offset, int header, int count, int bits) {
+                    spec.atom(scratch, offset, header, count, bits);
+                    check.run();
+                }
+
+                @Override
+                public void address(Etm4Packet scratch, byte[] b, int pos, int length, long offset, long address,
+                        int is) {
+                    spec.address(scratch, b, pos, length, offset, address, is);
+                    check.run();
                 }
             };
         }

@@ -119,9 +119,9 @@ public final class Etm4Speculation implements Etm4PacketListener {
             // atoms and addresses are most packets: their cases of decode, without its switch
             int kind = k.kindIndex;
             if (kind >= ATOM_FIRST && kind <= ATOM_LAST) {
-                atomPacket(k);
+                atomPacket(k.offset, k.atomCount, k.atomBits);
             } else if (kind >= ADDR_FIRST && kind <= ADDR_LAST) {
-                addressPacket(k);
+                addressPacket(k.offset, k.address, k.addressIs);
             } else {
                 decode(k);
             }
@@ -203,7 +203,7 @@ public final class Etm4Speculation implements Etm4PacketListener {
                 afterOverflow = false;
             }
             case ATOM_F1, ATOM_F2, ATOM_F3, ATOM_F4, ATOM_F5, ATOM_F6 -> {
-                atomPacket(k);
+                atomPacket(k.offset, k.atomCount, k.atomBits);
                 return;
             }
             case CONTEXT -> {
@@ -213,11 +213,11 @@ public final class Etm4Speculation implements Etm4PacketListener {
             }
             case ADDR_CTXT_32_IS0, ADDR_CTXT_32_IS1, ADDR_CTXT_64_IS0, ADDR_CTXT_64_IS1 -> {
                 context(k);
-                address(k);
+                address(k.offset, k.address, k.addressIs);
             }
             case ADDR_EXACT_MATCH, ADDR_SHORT_IS0, ADDR_SHORT_IS1, ADDR_LONG_32_IS0, ADDR_LONG_32_IS1,
                  ADDR_LONG_64_IS0, ADDR_LONG_64_IS1 -> {
-                addressPacket(k);
+                addressPacket(k.offset, k.address, k.addressIs);
                 return;
             }
             case EXCEPTION -> {
@@ -295,7 +295,7 @@ public final class Etm4Speculation implements Etm4PacketListener {
             case CANCEL_F1, CANCEL_F2, CANCEL_F3, MISPREDICT -> {
                 // the packet's atoms first, then the cancel, then the mispredict
                 if (k.atomCount > 0) {
-                    atoms(k);
+                    atoms(k.offset, k.atomCount, k.atomBits);
                 }
                 if (k.cancel > 0) {
                     cancel(k.cancel);
@@ -322,37 +322,60 @@ public final class Etm4Speculation implements Etm4PacketListener {
     }
 
     /** An atom packet (formats 1 to 6). */
-    private void atomPacket(Etm4Packet k) {
+    /**
+     * An atom packet from the reader's fast path (the packet object is not filled): as {@link #packet} gives it
+     * once synchronized, the default way before.
+     */
+    @Override
+    public void atom(Etm4Packet scratch, long offset, int header, int count, int bits) {
+        if (state == State.SYNCED) {
+            atomPacket(offset, count, bits);
+        } else {
+            Etm4PacketListener.super.atom(scratch, offset, header, count, bits);
+        }
+    }
+
+    /** An address packet without a context from the reader's fast path: as {@link #atom}. */
+    @Override
+    public void address(Etm4Packet scratch, byte[] b, int pos, int length, long offset, long address, int is) {
+        if (state == State.SYNCED) {
+            addressPacket(offset, address, is);
+        } else {
+            Etm4PacketListener.super.address(scratch, b, pos, length, offset, address, is);
+        }
+    }
+
+    private void atomPacket(long offset, int count, int bits) {
         if (size == 0 && unseen == 0 && toCommit == 0) {
             // nothing held: the atoms beyond the speculation depth commit at once, without the ring
-            int now = (int) Math.max(0, k.atomCount - maxSpec);
+            int now = (int) Math.max(0, count - maxSpec);
             if (now > 0) {
-                emitAtoms(k.offset, now, k.atomBits);
+                emitAtoms(offset, now, bits);
             }
-            if (now < k.atomCount) {
-                int i = add(Kind.ATOM, k.offset, true);
-                depth += k.atomCount - now - 1;
-                qD[i] = k.atomCount - now;
-                qE[i] = k.atomBits >>> now;
+            if (now < count) {
+                int i = add(Kind.ATOM, offset, true);
+                depth += count - now - 1;
+                qD[i] = count - now;
+                qE[i] = bits >>> now;
             }
             return;
         }
-        atoms(k);
+        atoms(offset, count, bits);
         drain();
     }
 
     /** An address packet without a context (exact match, short, long). */
-    private void addressPacket(Etm4Packet k) {
+    private void addressPacket(long offset, long address, int is) {
         if (size == 0 && waiting < 0) {
             // nothing held before it: given at once
             Etm4Element e = el;
-            e.address = k.address;
-            e.is = k.addressIs;
-            setKind(e, Kind.ADDRESS, k.offset);
+            e.address = address;
+            e.is = is;
+            setKind(e, Kind.ADDRESS, offset);
             out.element(e);
             return;
         }
-        address(k);
+        address(offset, address, is);
         drain();
     }
 
@@ -419,30 +442,30 @@ public final class Etm4Speculation implements Etm4PacketListener {
         }
     }
 
-    private void atoms(Etm4Packet k) {
-        int i = add(Kind.ATOM, k.offset, true);
+    private void atoms(long offset, int count, int bits) {
+        int i = add(Kind.ATOM, offset, true);
         // one ring entry per packet: its atoms commit from the oldest, cancel from the newest
-        depth += k.atomCount - 1;
-        qD[i] = k.atomCount;
-        qE[i] = k.atomBits;
+        depth += count - 1;
+        qD[i] = count;
+        qE[i] = bits;
         limitDepth();
     }
 
-    private void address(Etm4Packet k) {
+    private void address(long offset, long address, int is) {
         if (waiting >= 0) {
             int w = waiting;
-            qA[w] = k.address;
+            qA[w] = address;
             if (KINDS[qKind[w]] == Kind.EXCEPTION) {
-                qE[w] = (qE[w] & ~1) | (k.addressIs & 1);
+                qE[w] = (qE[w] & ~1) | (is & 1);
             } else {
-                qD[w] = k.addressIs;
+                qD[w] = is;
             }
             complete(w);
             return;
         }
-        int i = add(Kind.ADDRESS, k.offset, false);
-        qA[i] = k.address;
-        qD[i] = k.addressIs;
+        int i = add(Kind.ADDRESS, offset, false);
+        qA[i] = address;
+        qD[i] = is;
     }
 
     private void context(Etm4Packet k) {
