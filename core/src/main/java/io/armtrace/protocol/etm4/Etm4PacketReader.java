@@ -367,6 +367,12 @@ public final class Etm4PacketReader {
         final long at = chunkAt;
         final Etm4Packet k = pkt;
         final Etm4PacketListener o = out;
+        // the address history in locals while the loop stays on its fast paths: written back before anything else
+        // reads or changes it (the general path, and the return)
+        long h0 = hist0;
+        long h1 = hist1;
+        long h2 = hist2;
+        boolean upper = contextKnown && aarch64;
         while (pos < end) {
             int h = b[pos] & 0xFF;
             if (h >= 0xC0) {
@@ -376,17 +382,70 @@ public final class Etm4PacketReader {
                 continue;
             }
             if ((h & 0xF0) == 0x90 && pos + 1 < end) {
-                // addresses: the next most frequent packets (short, exact match, long 32-bit), decoded here
-                int n = fastAddress(b, pos, end, h, at + pos);
+                // addresses without a context: the next most frequent packets (IHI 0064, address packets and the
+                // address history), decoded here when they are whole in the chunk
+                long a;
+                int n;
+                if (h <= 0x92) {
+                    // exact match: history entry h & 3, which becomes the most recent
+                    a = h == 0x90 ? h0 : h == 0x91 ? h1 : h2;
+                    n = 1;
+                } else if (h == 0x95 || h == 0x96) {
+                    // short: 0x95 IS0 (bits [8:2], then [16:9]), 0x96 IS1 (bits [7:1], then [15:8])
+                    int b1 = b[pos + 1];
+                    n = 2 - (b1 >> 7); // 3 when bit 7 (another byte follows) is set
+                    if (pos + n > end) {
+                        n = 0;
+                        a = 0;
+                    } else {
+                        int is = ~h & 1;
+                        int shift = 2 - is;
+                        long v = (long) (b1 & 0x7F) << shift;
+                        int bits = 7 + shift;
+                        if (n == 3) {
+                            v |= (long) (b[pos + 2] & 0xFF) << bits;
+                            bits += 8;
+                        }
+                        a = h0 & (-1L << bits) | v | is;
+                    }
+                } else if ((h == 0x9A || h == 0x9B) && pos + 5 <= end) {
+                    // long 32-bit: 0x9A IS0, 0x9B IS1; in AArch64 state bits [63:32] are those of the most recent
+                    // address, in AArch32 (or with no context yet) the address is 32 bits, the upper half zero, as
+                    // OpenCSD reads it
+                    int is = h & 1;
+                    long v;
+                    if (is == 0) {
+                        v = (long) (b[pos + 1] & 0x7F) << 2 | (long) (b[pos + 2] & 0x7F) << 9;
+                    } else {
+                        v = (long) (b[pos + 1] & 0x7F) << 1 | (long) (b[pos + 2] & 0xFF) << 8;
+                    }
+                    v |= (b[pos + 3] & 0xFFL) << 16 | (b[pos + 4] & 0xFFL) << 24;
+                    a = (upper ? h0 & 0xFFFFFFFF00000000L | v : v) | is;
+                    n = 5;
+                } else {
+                    n = 0;
+                    a = 0;
+                }
                 if (n > 0) {
+                    h2 = h1;
+                    h1 = h0;
+                    h0 = a;
+                    o.address(k, b, pos, n, at + pos, a & ~1L, (int) a & 1);
                     pos += n;
                     continue;
                 }
             }
+            hist0 = h0;
+            hist1 = h1;
+            hist2 = h2;
             int n = length(b, pos, end);
             if (n > 0) {
                 decode(b, pos, n, at + pos);
                 pos += n;
+                h0 = hist0;
+                h1 = hist1;
+                h2 = hist2;
+                upper = contextKnown && aarch64;
             } else if (n == 0) {
                 carryStart = at + pos;
                 carryLen = end - pos;
@@ -396,91 +455,10 @@ public final class Etm4PacketReader {
                 return error(b, pos, n, at + pos);
             }
         }
+        hist0 = h0;
+        hist1 = h1;
+        hist2 = h2;
         return pos;
-    }
-
-    /**
-     * Short, exact match and 32-bit long addresses (headers 0x90-0x9B) when they are whole in b[pos..end);
-     * returns their length, or 0 to leave the packet to the general path. The same decoding as {@link #decode}.
-     * Each kind is a small method that the JIT inlines into the packet loop; each gives the listener the packet's
-     * fields as arguments ({@link Etm4PacketListener#address}), the history kept with the instruction set in bit 0.
-     */
-    private int fastAddress(byte[] b, int pos, int end, int h, long offset) {
-        switch (h) {
-            case 0x90, 0x91, 0x92:
-                fastExact(b, pos, h, offset);
-                return 1;
-            case 0x95, 0x96:
-                return fastShort(b, pos, end, h, offset);
-            case 0x9A, 0x9B:
-                return fastLong32(b, pos, end, h, offset);
-            default:
-                return 0;
-        }
-    }
-
-    private void fastExact(byte[] b, int pos, int h, long offset) {
-        long e = h == 0x90 ? hist0 : h == 0x91 ? hist1 : hist2;
-        hist2 = hist1;
-        hist1 = hist0;
-        hist0 = e;
-        out.address(pkt, b, pos, 1, offset, e & ~1L, (int) e & 1);
-    }
-
-    /** Short address: 0x95 IS0 (bits [8:2], then [16:9]), 0x96 IS1 (bits [7:1], then [15:8]). */
-    private int fastShort(byte[] b, int pos, int end, int h, long offset) {
-        int b1 = b[pos + 1];
-        int n = 2 - (b1 >> 7); // 3 when bit 7 (another byte follows) is set
-        if (pos + n > end) {
-            return 0;
-        }
-        int is = ~h & 1;
-        int shift = 2 - is;
-        long v = (long) (b1 & 0x7F) << shift;
-        int bits = 7 + shift;
-        if (n == 3) {
-            v |= (long) (b[pos + 2] & 0xFF) << bits;
-            bits += 8;
-        }
-        long a = hist0 & (-1L << bits) | v;
-        hist2 = hist1;
-        hist1 = hist0;
-        hist0 = a | is;
-        out.address(pkt, b, pos, n, offset, a, is);
-        return n;
-    }
-
-    /** Long 32-bit address: 0x9A IS0, 0x9B IS1. */
-    private int fastLong32(byte[] b, int pos, int end, int h, long offset) {
-        if (pos + 5 > end) {
-            return 0;
-        }
-        int is = h & 1;
-        long v;
-        if (is == 0) {
-            v = (long) (b[pos + 1] & 0x7F) << 2 | (long) (b[pos + 2] & 0x7F) << 9;
-        } else {
-            v = (long) (b[pos + 1] & 0x7F) << 1 | (long) (b[pos + 2] & 0xFF) << 8;
-        }
-        v |= (b[pos + 3] & 0xFFL) << 16 | (b[pos + 4] & 0xFFL) << 24;
-        // in AArch64 state bits [63:32] are those of the most recent address; in AArch32 (or with no context
-        // yet) the address is 32 bits, the upper half zero, as OpenCSD reads it
-        long a = contextKnown && aarch64 ? hist0 & 0xFFFFFFFF00000000L | v : v;
-        hist2 = hist1;
-        hist1 = hist0;
-        hist0 = a | is;
-        out.address(pkt, b, pos, 5, offset, a, is);
-        return 5;
-    }
-
-    /** Kind, offset and length of the packet, with no other field touched (the fast paths). */
-    private static void setKind(Etm4Packet k, Kind kind, long offset, int length) {
-        k.kindIndex = (byte) kind.ordinal();
-        k.offset = offset;
-        k.length = length;
-        if (k.problem != null) {
-            k.problem = null;
-        }
     }
 
     /** Adds bytes to a carried packet until it is complete (or bad). */
