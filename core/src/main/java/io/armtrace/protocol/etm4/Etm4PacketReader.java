@@ -367,8 +367,8 @@ public final class Etm4PacketReader {
         final long at = chunkAt;
         final Etm4Packet k = pkt;
         final Etm4PacketListener o = out;
-        // the address history in locals while the loop stays on its fast paths: written back before anything else
-        // reads or changes it (the general path, and the return)
+        // the address history read from locals while the loop stays on its fast paths, and written through to the
+        // fields, so that they are current whenever the listener runs (the chunked decode asks for syncState there)
         long h0 = hist0;
         long h1 = hist1;
         long h2 = hist2;
@@ -430,14 +430,14 @@ public final class Etm4PacketReader {
                     h2 = h1;
                     h1 = h0;
                     h0 = a;
+                    hist2 = h2;
+                    hist1 = h1;
+                    hist0 = h0;
                     o.address(k, b, pos, n, at + pos, a & ~1L, (int) a & 1);
                     pos += n;
                     continue;
                 }
             }
-            hist0 = h0;
-            hist1 = h1;
-            hist2 = h2;
             int n = length(b, pos, end);
             if (n > 0) {
                 decode(b, pos, n, at + pos);
@@ -455,9 +455,6 @@ public final class Etm4PacketReader {
                 return error(b, pos, n, at + pos);
             }
         }
-        hist0 = h0;
-        hist1 = h1;
-        hist2 = h2;
         return pos;
     }
 

@@ -74,6 +74,65 @@ class Etm4PacketFastPathTest {
         assertThat(addresses).as(name + ": addresses").isPositive();
     }
 
+    /** The reader's {@code syncState} at every packet, as its listener sees it (arguments where the reader gives them). */
+    private static List<Object> statesAtEachPacket(Etm4Config c, byte[] data, int chunk) {
+        List<Object> out = new ArrayList<>();
+        Etm4PacketReader[] reader = {null};
+        Etm4PacketListener l = new Etm4PacketListener() {
+            @Override
+            public void packet(Etm4Packet p) {
+                out.add(p.offset + " " + reader[0].syncState());
+            }
+
+            @Override
+            public void atom(Etm4Packet scratch, long offset, int header, int count, int bits) {
+                out.add(offset + " " + reader[0].syncState());
+            }
+
+            @Override
+            public void address(Etm4Packet scratch, byte[] b, int pos, int length, long offset, long address, int is) {
+                out.add(offset + " " + reader[0].syncState());
+            }
+        };
+        reader[0] = new Etm4PacketReader(c, l);
+        for (int i = 0; i < data.length; i += chunk) {
+            reader[0].push(data, i, Math.min(chunk, data.length - i));
+        }
+        reader[0].end();
+        return out;
+    }
+
+    /**
+     * The chunked decode compares the reader's whole state ({@code syncState}) from within a listener call; the
+     * packet loop keeps the address history in locals, so it must keep the fields current whenever it calls out:
+     * the states seen at each packet are those of a reader fed byte by byte, whose packets all take the general
+     * path.
+     */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"juno_r1_1", "bugfix-exact-match", "juno-uname-002"})
+    void theReadersStateIsCurrentAtEveryPacket(String name) throws IOException {
+        Snapshot snap = Snapshot.load(SharedData.dir("etm4/" + name));
+        // the source with the most trace, its first 200,000 bytes
+        byte[] data = new byte[0];
+        Etm4Config c = null;
+        for (SnapshotSource src : snap.sources()) {
+            if (!(Protocols.forDeviceType(src.type()).orElse(null) instanceof Etm4Protocol etm4) || src.bufferFile() == null) {
+                continue;
+            }
+            byte[] d;
+            try (InputStream s = src.data().open()) {
+                d = s.readNBytes(200_000);
+            }
+            if (d.length > data.length) {
+                data = d;
+                c = etm4.config(Etm4FlowConformanceTest.registers(etm4, src, snap), src.traceId());
+            }
+        }
+        List<Object> whole = statesAtEachPacket(c, data, data.length);
+        assertThat(whole).hasSizeGreaterThan(1000);
+        assertThat(whole).isEqualTo(statesAtEachPacket(c, data, 1));
+    }
+
     @Test
     void damagedTraceGivesTheSameElementsBothWays() {
         Random rnd = new Random(0xFA57);
