@@ -372,7 +372,11 @@ public final class Etm4PacketReader {
         long h0 = hist0;
         long h1 = hist1;
         long h2 = hist2;
-        boolean upper = contextKnown && aarch64;
+        boolean upper = contextKnown & aarch64;
+        // an address packet of the fast path (at most 5 bytes) that starts before this is whole in the chunk, so the
+        // fast path has no length checks: the last bytes of a chunk take the general path, which carries a packet
+        // cut by the chunk's end
+        final int whole = end - 5;
         while (pos < end) {
             int h = b[pos] & 0xFF;
             if (h >= 0xC0) {
@@ -381,9 +385,9 @@ public final class Etm4PacketReader {
                 pos++;
                 continue;
             }
-            if ((h & 0xF0) == 0x90 && pos + 1 < end) {
+            if ((h & 0xF0) == 0x90 && pos < whole) {
                 // addresses without a context: the next most frequent packets (IHI 0064, address packets and the
-                // address history), decoded here when they are whole in the chunk
+                // address history)
                 long a;
                 int n;
                 if (h <= 0x92) {
@@ -394,21 +398,16 @@ public final class Etm4PacketReader {
                     // short: 0x95 IS0 (bits [8:2], then [16:9]), 0x96 IS1 (bits [7:1], then [15:8])
                     int b1 = b[pos + 1];
                     n = 2 - (b1 >> 7); // 3 when bit 7 (another byte follows) is set
-                    if (pos + n > end) {
-                        n = 0;
-                        a = 0;
-                    } else {
-                        int is = ~h & 1;
-                        int shift = 2 - is;
-                        long v = (long) (b1 & 0x7F) << shift;
-                        int bits = 7 + shift;
-                        if (n == 3) {
-                            v |= (long) (b[pos + 2] & 0xFF) << bits;
-                            bits += 8;
-                        }
-                        a = h0 & (-1L << bits) | v | is;
+                    int is = ~h & 1;
+                    int shift = 2 - is;
+                    long v = (long) (b1 & 0x7F) << shift;
+                    int bits = 7 + shift;
+                    if (n == 3) {
+                        v |= (long) (b[pos + 2] & 0xFF) << bits;
+                        bits += 8;
                     }
-                } else if ((h == 0x9A || h == 0x9B) && pos + 5 <= end) {
+                    a = h0 & (-1L << bits) | v | is;
+                } else if (h == 0x9A || h == 0x9B) {
                     // long 32-bit: 0x9A IS0, 0x9B IS1; in AArch64 state bits [63:32] are those of the most recent
                     // address, in AArch32 (or with no context yet) the address is 32 bits, the upper half zero, as
                     // OpenCSD reads it
@@ -445,7 +444,7 @@ public final class Etm4PacketReader {
                 h0 = hist0;
                 h1 = hist1;
                 h2 = hist2;
-                upper = contextKnown && aarch64;
+                upper = contextKnown & aarch64;
             } else if (n == 0) {
                 carryStart = at + pos;
                 carryLen = end - pos;
