@@ -119,15 +119,13 @@ public final class Etm4Packet {
     /** Makes this the address packet b[pos..pos+length) (headers 0x90-0x92, 0x95, 0x96, 0x9A, 0x9B). */
     void setAddress(byte[] b, int pos, int length, long offset, long address, int is) {
         int h = b[pos] & 0xFF;
+        kindIndex = addressKindIndex(h);
         if (h <= 0x92) {
-            kindIndex = EXACT_INDEX;
             addressBits = 0;
             matchIndex = h & 3;
         } else if (h <= 0x96) {
-            kindIndex = h == 0x95 ? SHORT_IS0_INDEX : SHORT_IS1_INDEX;
             addressBits = (h == 0x95 ? 9 : 8) + (length == 3 ? 8 : 0);
         } else {
-            kindIndex = h == 0x9A ? LONG_32_IS0_INDEX : LONG_32_IS1_INDEX;
             addressBits = 32;
         }
         this.offset = offset;
@@ -149,17 +147,24 @@ public final class Etm4Packet {
     private static final byte LONG_32_IS0_INDEX = (byte) Kind.ADDR_LONG_32_IS0.ordinal();
     private static final byte LONG_32_IS1_INDEX = (byte) Kind.ADDR_LONG_32_IS1.ordinal();
 
+    /** The kind index of an address packet of the reader's fast path, from its header: see {@link #addressKind}. */
+    private static byte addressKindIndex(int h) {
+        if (h <= 0x92) {
+            return EXACT_INDEX;
+        }
+        if (h <= 0x96) {
+            return h == 0x95 ? SHORT_IS0_INDEX : SHORT_IS1_INDEX;
+        }
+        return h == 0x9A ? LONG_32_IS0_INDEX : LONG_32_IS1_INDEX;
+    }
+
     /** The kind of an address packet of the reader's fast path, from its header (0x90-0x92, 0x95, 0x96, 0x9A, 0x9B). */
     static Kind addressKind(int header) {
-        return switch (header) {
-            case 0x90, 0x91, 0x92 -> Kind.ADDR_EXACT_MATCH;
-            case 0x95 -> Kind.ADDR_SHORT_IS0;
-            case 0x96 -> Kind.ADDR_SHORT_IS1;
-            case 0x9A -> Kind.ADDR_LONG_32_IS0;
-            case 0x9B -> Kind.ADDR_LONG_32_IS1;
-            default -> throw new IllegalArgumentException(
+        if (header < 0x90 || header > 0x9B || header == 0x93 || header == 0x94 || (header > 0x96 && header < 0x9A)) {
+            throw new IllegalArgumentException(
                     "not a short, long 32-bit or exact match address header: 0x" + Integer.toHexString(header));
-        };
+        }
+        return KINDS[addressKindIndex(header)];
     }
 
     /** The kind of the atom packet with this header (0xC0-0xFF). */

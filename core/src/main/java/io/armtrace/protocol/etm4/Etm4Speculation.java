@@ -321,9 +321,8 @@ public final class Etm4Speculation implements Etm4PacketListener {
         drain();
     }
 
-    /** An atom packet (formats 1 to 6). */
     /**
-     * An atom packet from the reader's fast path (the packet object is not filled): as {@link #packet} gives it
+     * An atom packet (formats 1 to 6) from the reader's fast path (the packet object is not filled): as {@link #packet} gives it
      * once synchronized, the default way before.
      */
     @Override
