@@ -13,10 +13,39 @@ final class ByteWriter extends io.armtrace.view.EncodingWriter.Printer {
     private final OutputStream bytes;
     private final Charset charset;
 
+    /** Whether {@link #close} only flushes: a command's view of standard output, which the command must not close. */
+    private final boolean keepsOpen;
+
     ByteWriter(Writer text, boolean autoFlush, OutputStream bytes, Charset charset) {
+        this(text, autoFlush, bytes, charset, false);
+    }
+
+    private ByteWriter(Writer text, boolean autoFlush, OutputStream bytes, Charset charset, boolean keepsOpen) {
         super(text, autoFlush);
         this.bytes = bytes;
         this.charset = charset;
+        this.keepsOpen = keepsOpen;
+    }
+
+    /**
+     * A writer into the same byte buffer as {@code out} (standard output) that closing only flushes, or null when
+     * {@code out} prints to another writer. Listings reach that buffer through it and make their lines in place,
+     * as they do writing to a file: through a writer that merely refused to close, they made each line as text
+     * and encoded it again, and a text listing to standard output took 20% to 50% more time than one written
+     * with {@code -o}.
+     */
+    static ByteWriter keepingOpen(ByteWriter out) {
+        io.armtrace.view.EncodingWriter target = out.encodingTarget();
+        return target == null ? null : new ByteWriter(target, false, out.bytes, out.charset, true);
+    }
+
+    @Override
+    public void close() {
+        if (keepsOpen) {
+            flush();
+            return;
+        }
+        super.close();
     }
 
     /** The stream under the text: flushes what was written as text first, so the two stay in order. */

@@ -79,9 +79,11 @@ final class OutputFile implements Closeable {
         } else {
             this.checked = null;
             this.stream = null;
-            // standard output buffers itself (Main.standardOutput: 64 KiB of encoded bytes); a listing's
-            // lines come in batches, so they reach that buffer without another copy
-            this.writer = stdout instanceof ByteWriter b
+            // standard output buffers itself (Main.standardOutput: 64 KiB of encoded bytes); listings make their
+            // lines in place in that buffer, through a writer that closing only flushes (ByteWriter.keepingOpen)
+            ByteWriter direct = stdout instanceof ByteWriter b ? ByteWriter.keepingOpen(b) : null;
+            this.writer = direct != null ? direct
+                    : stdout instanceof ByteWriter b
                     ? new ByteWriter(new NonClosing(stdout), false, b.stream(), b.charset())
                     : new PrintWriter(new NonClosing(stdout), false);
         }

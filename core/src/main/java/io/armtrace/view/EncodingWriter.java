@@ -81,6 +81,14 @@ public final class EncodingWriter extends Writer {
     }
 
     /**
+     * Whether the listing writers ({@link TextWriter}, {@link JsonlWriter}) writing to {@code out} make their lines
+     * as bytes in place in an EncodingWriter's buffer (the fast path), rather than as text handed to {@code out}.
+     */
+    public static boolean listsInPlace(Writer out) {
+        return ListingOutput.bufferOf(out) != null;
+    }
+
+    /**
      * A {@link PrintWriter} over this writer (it writes straight through, as {@code new PrintWriter(this,
      * autoFlush)}), through which the listing writers ({@link TextWriter}, {@link JsonlWriter}) find this writer
      * and build their lines as bytes in its buffer.
@@ -105,6 +113,11 @@ public final class EncodingWriter extends Writer {
         protected Printer(Writer out, boolean autoFlush) {
             super(out, autoFlush);
             this.target = out instanceof EncodingWriter e ? e : null;
+        }
+
+        /** The writer this prints to straight through, or null (a subclass printing to another writer). */
+        protected final EncodingWriter encodingTarget() {
+            return target;
         }
 
         /** As PrintWriter does with a failed write of its own: remembered for {@link #checkError()}. */

@@ -38,16 +38,22 @@ final class ListingOutput {
 
     ListingOutput(Writer out) {
         this.writer = out;
-        EncodingWriter.Printer p = out instanceof EncodingWriter.Printer x ? x : null;
-        EncodingWriter e = p != null ? p.target : out instanceof EncodingWriter x ? x : null;
-        if (e != null && (!e.takesAsciiBytes() || e.buffer().length < MAX_LINE)) {
-            e = null;
-        }
-        this.printer = p;
+        this.printer = out instanceof EncodingWriter.Printer x ? x : null;
+        EncodingWriter e = bufferOf(out);
         this.bytes = e;
         if (e == null) {
             own = new byte[OWN_BUFFER + MAX_LINE];
         }
+    }
+
+    /**
+     * The writer whose byte buffer lines to {@code out} are made in place in: {@code out} itself or the one its
+     * {@link EncodingWriter.Printer} prints to, where it takes ASCII as bytes; else null (lines are made in a
+     * buffer of this output's own and handed to {@code out} as text).
+     */
+    static EncodingWriter bufferOf(Writer out) {
+        EncodingWriter e = out instanceof EncodingWriter.Printer p ? p.target : out instanceof EncodingWriter x ? x : null;
+        return e != null && e.takesAsciiBytes() && e.buffer().length >= MAX_LINE ? e : null;
     }
 
     /** The buffer to write a line into, valid until the next call of this output. */
