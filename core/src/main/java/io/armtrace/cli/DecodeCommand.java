@@ -136,39 +136,44 @@ final class DecodeCommand implements Callable<Integer> {
 
     /**
      * Sources are independent streams: each decodes on its own thread, and the output is byte for byte that of
-     * a sequential decode. The first source that has not finished writes straight to the output; the others
-     * write to temporary part files, and when a source becomes the first, what it wrote so far is copied to the
-     * output, its part file deleted, and the rest of it goes straight to the output. So memory stays bounded
-     * whatever the trace size, and every byte of output is on disk once: in the output or in one part file.
+     * a sequential decode. Each source formats its listing as bytes in the output's charset, in place in a buffer
+     * of its own (as one source written alone: {@link io.armtrace.view.EncodingWriter#listsInPlace}). The first
+     * source that has not finished writes those bytes straight to the output; the others write them to temporary
+     * part files, and when a source becomes the first, what it wrote so far is copied to the output as bytes, its
+     * part file deleted, and the rest of it goes straight to the output. So memory stays bounded whatever the
+     * trace size, and every byte of output is on disk once: in the output or in one part file. (Until the
+     * listings were joined as bytes, every source's lines were made as text, and a part file was decoded and
+     * encoded again on its way out: two sources on two threads took 60% more time than one after the other.)
      */
     private void decodeInParallel(List<InputOptions.Job> jobs, PrintWriter out) throws Exception {
+        java.nio.charset.Charset charset = ByteWriter.charsetOf(out);
+        java.io.OutputStream output = ByteWriter.bytesOf(out, charset); // what out holds as text is written first
         java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(
                 Math.min(threads, jobs.size()), r -> {
                     Thread t = new Thread(r, "armtrace-decode");
                     t.setDaemon(true);
                     return t;
                 });
-        List<HandoffWriter> parts = new java.util.ArrayList<>();
+        List<Handoff> parts = new java.util.ArrayList<>();
         try {
             List<java.util.concurrent.Future<Boolean>> done = new java.util.ArrayList<>();
             for (int i = 0; i < jobs.size(); i++) {
-                HandoffWriter part = i == 0 ? new HandoffWriter(out) : new HandoffWriter(OutputFile.temporaryFile("armtrace-decode"));
+                Handoff part = i == 0 ? new Handoff(output) : new Handoff(OutputFile.temporaryFile("armtrace-decode"));
                 parts.add(part);
                 InputOptions.Job job = jobs.get(i);
                 done.add(pool.submit(() -> {
-                    try (PrintWriter w = new PrintWriter(new java.io.BufferedWriter(part, 1 << 16))) {
-                        boolean decoded = decodeOne(job, w, true, false);
-                        w.flush();
-                        if (w.checkError()) {
-                            part.rethrow();
-                        }
-                        return decoded;
+                    PrintWriter w = new io.armtrace.view.EncodingWriter(part, charset, 1 << 16).printWriter(false);
+                    boolean decoded = decodeOne(job, w, true, false);
+                    w.flush();
+                    if (w.checkError()) {
+                        part.rethrow();
                     }
+                    return decoded;
                 }));
             }
             for (int i = 0; i < done.size(); i++) {
                 if (i > 0) {
-                    parts.get(i).becomeFirst(out);
+                    parts.get(i).becomeFirst(output);
                 }
                 try {
                     if (!done.get(i).get()) {
@@ -181,38 +186,39 @@ final class DecodeCommand implements Callable<Integer> {
                     throw e;
                 }
             }
+            output.flush();
         } finally {
             pool.shutdownNow();
-            for (HandoffWriter p : parts) {
+            for (Handoff p : parts) {
                 p.discard();
             }
         }
     }
 
     /**
-     * One source's output during a parallel decode: a part file until the source becomes the first unfinished
-     * one, then the command's output itself.
+     * One source's listing bytes during a parallel decode: a part file until the source becomes the first
+     * unfinished one, then the command's output itself.
      */
-    static final class HandoffWriter extends java.io.Writer {
+    static final class Handoff extends java.io.OutputStream {
         private java.nio.file.Path partFile;
-        private java.io.Writer target;
+        private java.io.OutputStream target;
         private java.io.IOException failure;
 
-        HandoffWriter(java.io.Writer output) {
+        Handoff(java.io.OutputStream output) {
             this.target = output;
         }
 
-        HandoffWriter(java.nio.file.Path partFile) throws java.io.IOException {
+        Handoff(java.nio.file.Path partFile) throws java.io.IOException {
             this.partFile = partFile;
             try {
-                this.target = new io.armtrace.view.EncodingWriter(java.nio.file.Files.newOutputStream(partFile));
+                this.target = java.nio.file.Files.newOutputStream(partFile);
             } catch (java.io.IOException e) {
                 throw OutputFile.temporaryFailure(e);
             }
         }
 
         /** Copies what was written so far to {@code output}, deletes the part file and writes through from now on. */
-        synchronized void becomeFirst(java.io.Writer output) throws java.io.IOException {
+        synchronized void becomeFirst(java.io.OutputStream output) throws java.io.IOException {
             if (partFile == null) {
                 return;
             }
@@ -224,14 +230,26 @@ final class DecodeCommand implements Callable<Integer> {
             if (failure != null) {
                 throw failure;
             }
-            java.io.Reader r;
+            java.io.InputStream r;
             try {
-                r = java.nio.file.Files.newBufferedReader(partFile, java.nio.charset.StandardCharsets.UTF_8);
+                r = java.nio.file.Files.newInputStream(partFile);
             } catch (java.io.IOException e) {
                 throw OutputFile.temporaryFailure(e);
             }
             try (r) {
-                r.transferTo(output); // a failed write to the output is thrown unchecked by the output itself
+                byte[] buf = new byte[1 << 16];
+                while (true) {
+                    int n;
+                    try {
+                        n = r.read(buf);
+                    } catch (java.io.IOException e) {
+                        throw OutputFile.temporaryFailure(e);
+                    }
+                    if (n < 0) {
+                        break;
+                    }
+                    output.write(buf, 0, n); // a failed write to the output is thrown unchecked by the output itself
+                }
             }
             OutputFile.discard(partFile);
             partFile = null;
@@ -257,15 +275,20 @@ final class DecodeCommand implements Callable<Integer> {
             }
         }
 
+        @Override
+        public void write(int b) throws java.io.IOException {
+            write(new byte[] {(byte) b}, 0, 1);
+        }
+
         /**
          * A failed write to a part file (a full temporary directory) ends this source's decode at once, as an
          * unchecked {@link OutputFile.OutputFailure} naming the directory; one to the command's output is thrown
          * by the output itself.
          */
         @Override
-        public synchronized void write(char[] buf, int off, int len) throws java.io.IOException {
+        public synchronized void write(byte[] b, int off, int len) throws java.io.IOException {
             try {
-                target.write(buf, off, len);
+                target.write(b, off, len);
             } catch (java.io.IOException e) {
                 throw partFailure(e);
             }
@@ -287,12 +310,10 @@ final class DecodeCommand implements Callable<Integer> {
             return new java.io.UncheckedIOException(failure);
         }
 
-        /** Finishes this source: the part file is complete (the command's output stays open). */
+        /** The listing's writer closing: a part file is flushed (closed when copied out), the output stays open. */
         @Override
         public synchronized void close() throws java.io.IOException {
-            if (partFile != null) {
-                flush();
-            }
+            flush();
         }
     }
 

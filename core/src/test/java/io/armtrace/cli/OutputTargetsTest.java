@@ -3,6 +3,7 @@ package io.armtrace.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.armtrace.groundtruth.Corpus;
+import io.armtrace.testdata.SharedData;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -77,6 +78,33 @@ class OutputTargetsTest {
         stdout.flush();
         assertThat(stdout.checkError()).isFalse();
         assertThat(bytes.toString(StandardCharsets.UTF_8)).isEqualTo("a listing, then more" + System.lineSeparator());
+    }
+
+    /**
+     * Several sources on several threads, to standard output as the command line makes it: each source's listing
+     * is made as bytes and joined as bytes (part files copied out), byte for byte the listing of one thread.
+     */
+    @Test
+    void severalSourcesOnSeveralThreadsGiveTheBytesOfOne() {
+        String[][] forms = {{}, {"--format", "jsonl", "--ranges"}, {"--format", "jsonl"}, {"--insn"}};
+        for (String[] form : forms) {
+            byte[][] outputs = new byte[2][];
+            for (int jobs = 1; jobs <= 2; jobs++) {
+                List<String> args = new java.util.ArrayList<>(List.of("decode", SharedData.tc2().toString(), "--jobs",
+                        Integer.toString(jobs)));
+                args.addAll(List.of(form));
+                java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+                PrintWriter stdout = Main.standardOutput(bytes, null);
+                StringWriter err = new StringWriter();
+                assertThat(Main.run(args.toArray(String[]::new), stdout, new PrintWriter(err, true)))
+                        .as(String.join(" ", args) + ": " + err).isZero();
+                stdout.flush();
+                outputs[jobs - 1] = bytes.toByteArray();
+            }
+            String what = "decode TC2 " + String.join(" ", form);
+            assertThat(new String(outputs[0], StandardCharsets.UTF_8)).as(what).contains("0xc0");
+            assertThat(outputs[1]).as(what).isEqualTo(outputs[0]);
+        }
     }
 
     @Test
