@@ -31,7 +31,7 @@ final class ByteWriter extends io.armtrace.view.EncodingWriter.Printer {
      * A writer into the same byte buffer as {@code out} (standard output) that closing only flushes, or null when
      * {@code out} prints to another writer. Listings reach that buffer through it and make their lines in place,
      * as they do writing to a file: through a writer that merely refused to close, they made each line as text
-     * and encoded it again, and a text listing to standard output took 20% to 50% more time than one written
+     * and encoded it again, and a text listing to standard output took 20% to 45% more time than one written
      * with {@code -o}.
      */
     static ByteWriter keepingOpen(ByteWriter out) {

@@ -237,19 +237,9 @@ final class DecodeCommand implements Callable<Integer> {
                 throw OutputFile.temporaryFailure(e);
             }
             try (r) {
-                byte[] buf = new byte[1 << 16];
-                while (true) {
-                    int n;
-                    try {
-                        n = r.read(buf);
-                    } catch (java.io.IOException e) {
-                        throw OutputFile.temporaryFailure(e);
-                    }
-                    if (n < 0) {
-                        break;
-                    }
-                    output.write(buf, 0, n); // a failed write to the output is thrown unchecked by the output itself
-                }
+                r.transferTo(output); // a failed write to the output is thrown unchecked by the output itself
+            } catch (java.io.IOException e) {
+                throw OutputFile.temporaryFailure(e); // so a checked one is the part file's
             }
             OutputFile.discard(partFile);
             partFile = null;

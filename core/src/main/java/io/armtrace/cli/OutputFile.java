@@ -81,11 +81,12 @@ final class OutputFile implements Closeable {
             this.stream = null;
             // standard output buffers itself (Main.standardOutput: 64 KiB of encoded bytes); listings make their
             // lines in place in that buffer, through a writer that closing only flushes (ByteWriter.keepingOpen)
-            ByteWriter direct = stdout instanceof ByteWriter b ? ByteWriter.keepingOpen(b) : null;
-            this.writer = direct != null ? direct
-                    : stdout instanceof ByteWriter b
-                    ? new ByteWriter(new NonClosing(stdout), false, b.stream(), b.charset())
-                    : new PrintWriter(new NonClosing(stdout), false);
+            if (stdout instanceof ByteWriter b) {
+                ByteWriter direct = ByteWriter.keepingOpen(b);
+                this.writer = direct != null ? direct : new ByteWriter(new NonClosing(stdout), false, b.stream(), b.charset());
+            } else {
+                this.writer = new PrintWriter(new NonClosing(stdout), false);
+            }
         }
     }
 
