@@ -427,6 +427,35 @@ public final class VsOpenCsd {
                     text.end();
                 }
             }
+            case "pipe-null" -> {
+                try (io.armtrace.trace.ElementPipe pipe = new io.armtrace.trace.ElementPipe(c, "listing")) {
+                    protocol.decode(input, pipe);
+                    pipe.end();
+                }
+            }
+            case "text-piped" -> {
+                // the listing on a thread of its own, as `armtrace decode` has it with two processors
+                try (PrintWriter out = new EncodingWriter(OutputStream.nullOutputStream(),
+                        StandardCharsets.UTF_8, OUT_BUF).printWriter(false)) {
+                    TextWriter text = new TextWriter(out, input.image(), false, false);
+                    try (io.armtrace.trace.ElementPipe pipe = new io.armtrace.trace.ElementPipe(new Tee(c, text),
+                            "listing")) {
+                        protocol.decode(input, pipe);
+                        pipe.end();
+                    }
+                }
+            }
+            case "jsonl-piped" -> {
+                try (PrintWriter out = new EncodingWriter(OutputStream.nullOutputStream(),
+                        StandardCharsets.UTF_8, OUT_BUF).printWriter(false)) {
+                    JsonlWriter jsonl = new JsonlWriter(out, input.image(), false, true);
+                    try (io.armtrace.trace.ElementPipe pipe = new io.armtrace.trace.ElementPipe(new Tee(c, jsonl),
+                            "listing")) {
+                        protocol.decode(input, pipe);
+                        pipe.end();
+                    }
+                }
+            }
             case "jsonl", "jsonl-insn" -> {
                 // `armtrace decode --format jsonl --ranges -o FILE` (one object per range, as the text listing
                 // has one line per range), or without --ranges (one object per instruction)

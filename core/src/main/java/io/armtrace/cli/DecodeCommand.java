@@ -57,9 +57,9 @@ final class DecodeCommand implements Callable<Integer> {
     CommandLine.Model.CommandSpec spec;
 
     @Option(names = "--jobs", paramLabel = "N",
-            description = "Threads to decode with (default: the number of processors): several sources at once, or one "
-                    + "large source cut into pieces (see --chunk-size). Output is the same as with --jobs 1, which "
-                    + "decodes on one thread.")
+            description = "Threads to decode with (default: the number of processors): several sources at once, one "
+                    + "large source cut into pieces (see --chunk-size), or one source's decoder beside its listing. "
+                    + "Output is the same as with --jobs 1, which decodes and lists on one thread.")
     int threads = Runtime.getRuntime().availableProcessors();
 
     @Option(names = "--chunk-size", paramLabel = "BYTES", converter = ByteSize.class,
@@ -346,22 +346,48 @@ final class DecodeCommand implements Callable<Integer> {
             out.flush();
             return done.listed() > 0;
         }
+        if (split) {
+            io.armtrace.protocol.ChunkedDecode.decode(job.protocol(), job.input(), sink, threads, pieceSize);
+            sink.end();
+            return seen.any;
+        }
+        if (!piped(several)) {
+            decodeWhole(job, sink, progress, size);
+            sink.end();
+            return seen.any;
+        }
+        // the decoder on this thread, the listing (and the stages before it) on the pipe's
+        try (io.armtrace.trace.ElementPipe pipe = new io.armtrace.trace.ElementPipe(sink, "armtrace-listing")) {
+            decodeWhole(job, pipe, progress, size);
+            pipe.end();
+        }
+        return seen.any;
+    }
+
+    /** Decodes {@code job} in one piece into {@code sink}, with a progress bar over {@code size} bytes if asked. */
+    private static void decodeWhole(InputOptions.Job job, ElementSink sink, boolean progress, long size)
+            throws java.io.IOException {
         if (job.segments() != null) {
             // a recording's AUX buffers: each decoded from a reset, one after the other
             job.decode(sink);
-        } else if (progress && !split) {
-            // a source split into pieces is read by several decoders at once: no single progress bar
+        } else if (progress) {
             try (Progress bar = Progress.start("decoding " + job.label(), size)) {
                 var in = job.input();
                 job.protocol().decode(in.withData(bar.track(in.data())), sink);
             }
-        } else if (split) {
-            io.armtrace.protocol.ChunkedDecode.decode(job.protocol(), job.input(), sink, threads, pieceSize);
         } else {
             job.decode(sink);
         }
-        sink.end();
-        return seen.any;
+    }
+
+    /**
+     * Whether one source decoded in one piece has its listing made on a second thread ({@link
+     * io.armtrace.trace.ElementPipe}): when the command may use two threads ({@code --jobs}, by default the
+     * processors) and is not decoding several sources at once already (docs/performance.md, "The decoder and its
+     * listing side by side").
+     */
+    private boolean piped(boolean several) {
+        return !several && threads >= 2;
     }
 
     /**

@@ -67,6 +67,48 @@ class DecodeInPiecesTest {
     }
 
     /**
+     * With two threads and one source in one piece, the decoder runs on one and its listing (with every stage before
+     * it: --time, --last, a filter, a recording's thread columns) on the other: byte for byte what one thread prints,
+     * to standard output and to a file, on every protocol, in every listing form.
+     */
+    @Test
+    void theDecoderBesideItsListingPrintsWhatOneThreadPrints(@TempDir Path tmp) throws Exception {
+        String tc2 = SharedData.tc2().toString();
+        String juno = SharedData.dir("etm4/juno_r1_1").toString();
+        String[][] sources = {{tc2, "--source", "0x10"}, {tc2, "--source", "0x11"}, {tc2, "--source", "0x12"},
+                {tc2, "--source", "0x13"}, {juno, "--source", "0x10"},
+                {SharedData.dir("etm4/juno-uname-002").toString(), "--source", "0x16"}, {"examples/mtb-m0plus"},
+                {"examples/etm2-arm926-thumb"}, {"examples/ptm-a15"},
+                {PerfDataCliTest.KERNEL, "--symdir", "conformance/perfdata", "--source", "0x1c"}};
+        String[][] forms = {{}, {"--insn"}, {"--annotate"}, {"--time"}, {"--last", "300"}, {"--format", "jsonl"},
+                {"--format", "jsonl", "--ranges"}, {"--format", "jsonl", "--time", "--annotate"}};
+        int compared = 0;
+        for (String[] source : sources) {
+            for (String[] form : forms) {
+                List<String> base = new ArrayList<>(List.of("decode"));
+                base.addAll(List.of(source));
+                base.addAll(List.of(form));
+                String what = String.join(" ", base);
+                byte[] one = standardOutput(with(base, "--jobs", "1"));
+                assertThat(one.length).as(what).isGreaterThan(1000);
+                assertThat(standardOutput(with(base, "--jobs", "2"))).as(what).isEqualTo(one);
+                Path file = tmp.resolve("out" + compared++);
+                CliTest.Result toFile = CliTest.run(with(base, "--jobs", "2", "-o", file.toString()));
+                assertThat(toFile.exit()).as(toFile.err()).isZero();
+                assertThat(Files.readAllBytes(file)).as(what + " -o").isEqualTo(one);
+            }
+        }
+        // a filter stage, and one that finds nothing (nothing decoded is told the same way)
+        List<String> filtered = List.of("decode", tc2, "--source", "0x13", "--from", "0xc0018d00", "--to", "0xc0019000");
+        byte[] one = standardOutput(with(filtered, "--jobs", "1"));
+        assertThat(standardOutput(with(filtered, "--jobs", "2"))).isEqualTo(one);
+        CliTest.Result none1 = CliTest.run("decode", "--trace", "pom.xml", "--protocol", "ptm", "--jobs", "1");
+        CliTest.Result none2 = CliTest.run("decode", "--trace", "pom.xml", "--protocol", "ptm", "--jobs", "2");
+        assertThat(none2.err()).isEqualTo(none1.err()).contains("no synchronization point");
+        assertThat(none2.exit()).isEqualTo(none1.exit());
+    }
+
+    /**
      * Without --chunk-size a large source is cut by the automatic rule when there are threads and processors to
      * share it (4 or more), with the listing of one piece whatever the machine; --jobs 1 to 3, a small source, a
      * listing that is not plain or fewer than 4 processors keep it whole.

@@ -53,6 +53,8 @@ class QuietPipeTest {
                 new String[] {"decode", TC2, "--jobs", "1", "--insn"},
                 new String[] {"decode", TC2, "--jobs", "2", "--insn"},
                 new String[] {"decode", TC2, "--format", "jsonl", "--jobs", "1"},
+                new String[] {"decode", TC2, "--source", "0x13", "--jobs", "2", "--insn"},
+                new String[] {"decode", TC2, "--source", "0x11", "--jobs", "2", "--format", "jsonl", "--time"},
                 new String[] {"decode", TC2, "--source", "0x13", "--jobs", "2", "--chunk-size", "4K", "--insn"},
                 new String[] {"packets", TC2});
     }
