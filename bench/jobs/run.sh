@@ -1,20 +1,21 @@
 #!/usr/bin/env bash
-# One source on several threads: `armtrace decode --jobs 1` against `--jobs 2` (or JOBS), and the serial
-# fraction of each phase with the speed-up Amdahl's law predicts from it.
+# One source on several threads: `armtrace decode --jobs 1` against `--jobs 2` (or JOBS) in pieces
+# (`--chunk-size`) and in one piece (the decoder beside its listing), and the serial fraction of each phase of the
+# pieces with the speed-up Amdahl's law predicts from it.
 #
 #   bench/jobs/run.sh            (one command from a clean clone; about 5-10 minutes on an idle machine)
 #
 # Builds a copy of this tree in a scratch directory, makes the 50 MB inputs there (TC2's ETMv3 source 0x10 and
 # PTM source 0x13, each repeated to 50 MB, as bench/vs-opencsd does), and prints two tables in the form of
 # docs/performance.md, "One source on several threads":
-#   1. wall time of the whole command (start-up included) at 1 and JOBS threads, median of REPEAT runs, output
-#      to /dev/null, with the load average before each row; the outputs' checksums must agree (the script fails
-#      if they do not); beside them the CPU time (user + system, median) of the same runs, and the most the
+#   1. wall time of the whole command (start-up included) at 1 and JOBS threads, in pieces and in one piece,
+#      median of REPEAT runs, output to /dev/null, with the load average before each row; the outputs' checksums
+#      must agree (the script fails if they do not); beside them the CPU time (user + system, median) of the same runs, and the most the
 #      processors allow: JOBS threads cannot take less wall time than their CPU time over JOBS, so the speed-up
 #      is at most JOBS x (wall at 1) / (CPU at JOBS). The one-thread run's CPU time is above its wall time: the
 #      JIT compilers and the garbage collector use the second processor while it decodes;
-#   2. where the CPU time goes, one run each, by thread (Linux /proc): the calling thread, the pieces' decoders,
-#      the JIT compilers and the garbage collector;
+#   2. where the CPU time goes, one run each, by thread (Linux /proc): the calling thread, the pieces' decoders
+#      or the listing's thread, the JIT compilers and the garbage collector;
 #   3. phases, best of RUNS in one JVM (io.armtrace.bench.JobsPhases): decode alone, decode and format on one
 #      thread, and the calling thread's serial phases of the split decode (split scan, probes, joining bytes).
 #      The serial fraction s is (scan + join) / one-thread time; Amdahl: speed-up(N) = 1 / (s + (1 - s) / N).
@@ -77,8 +78,8 @@ launcher="$work/src-copy/armtrace"
 
 # CPU seconds of one run by thread (Linux /proc): "main pieces compilers gc total". Each thread's last reading
 # before it ends (sampled every 20 ms, so a thread that lives less than that may be missed): "main" is the
-# calling thread (start-up, split scan, joining), "pieces" the decoder threads, "compilers" the JIT's, "gc" the VM
-# thread (the serial collector runs there).
+# calling thread (start-up, split scan, joining; in one piece the decoder), "pieces" the decoder threads or the
+# listing's thread, "compilers" the JIT's, "gc" the VM thread (the serial collector runs there).
 accounts() {
   local pid t st name rest tid
   declare -A cpu=() names=()
@@ -95,7 +96,7 @@ accounts() {
   done
   wait "$pid"
   for tid in "${!cpu[@]}"; do echo "${names[$tid]}|${cpu[$tid]}"; done | awk -F'|' -v hz="$(getconf CLK_TCK)" '
-    $1 == "java" { m += $2 } $1 ~ /^armtrace-chunk/ { p += $2 } $1 ~ /CompilerThre/ { c += $2 } $1 == "VM Thread" { g += $2 }
+    $1 == "java" { m += $2 } $1 ~ /^armtrace-(chunk|list)/ { p += $2 } $1 ~ /CompilerThre/ { c += $2 } $1 == "VM Thread" { g += $2 }
     { t += $2 } END { printf "%.2f %.2f %.2f %.2f %.2f\n", m / hz, p / hz, c / hz, g / hz, t / hz }'
 }
 field() { sed -n "s/.*\b$1=\([^ ]*\).*/\1/p" <<<"$2"; }
@@ -111,18 +112,24 @@ for input in ptm-tc2 etm3-tc2; do
     s1=$(java -jar "$jar" decode "$work/in/$input" "${opts[@]}" --jobs 1 | md5sum | cut -d' ' -f1)
     sn=$(java -jar "$jar" decode "$work/in/$input" "${opts[@]}" --jobs "$JOBS" --chunk-size "$CHUNK" | md5sum | cut -d' ' -f1)
     [ "$s1" = "$sn" ] || { say "MISMATCH: $label: --jobs 1 and --jobs $JOBS differ"; exit 1; }
+    sp=$(java -jar "$jar" decode "$work/in/$input" "${opts[@]}" --jobs "$JOBS" | md5sum | cut -d' ' -f1)
+    [ "$s1" = "$sp" ] || { say "MISMATCH: $label: --jobs 1 and --jobs $JOBS in one piece differ"; exit 1; }
     say "  $label: command wall times..."
     l1=$(load)
     r1=$(for i in $(seq "$REPEAT"); do wall "$launcher" decode "$work/in/$input" "${opts[@]}" --jobs 1; done)
     ln=$(load)
     rn=$(for i in $(seq "$REPEAT"); do wall "$launcher" decode "$work/in/$input" "${opts[@]}" --jobs "$JOBS" --chunk-size "$CHUNK"; done)
+    lp=$(load)
+    rp=$(for i in $(seq "$REPEAT"); do wall "$launcher" decode "$work/in/$input" "${opts[@]}" --jobs "$JOBS"; done)
     t1=$(cut -d' ' -f1 <<<"$r1" | median); c1=$(cut -d' ' -f2 <<<"$r1" | median)
     tn=$(cut -d' ' -f1 <<<"$rn" | median); cn=$(cut -d' ' -f2 <<<"$rn" | median)
-    cli_rows+=("| $label | $t1 s / $c1 s (load $l1) | $tn s / $cn s (load $ln) | $(awk -v a="$t1" -v b="$tn" -v c="$cn" -v n="$JOBS" 'BEGIN { printf "%.2fx | %.2fx", a / b, n * a / c }') |")
+    tp=$(cut -d' ' -f1 <<<"$rp" | median); cp1=$(cut -d' ' -f2 <<<"$rp" | median)
+    cli_rows+=("| $label | $t1 s / $c1 s (load $l1) | $tn s / $cn s (load $ln) | $(awk -v a="$t1" -v b="$tn" -v c="$cn" -v n="$JOBS" 'BEGIN { printf "%.2fx | %.2fx", a / b, n * a / c }') | $tp s / $cp1 s (load $lp) | $(awk -v a="$t1" -v b="$tp" -v c="$cp1" -v n="$JOBS" 'BEGIN { printf "%.2fx | %.2fx", a / b, n * a / c }') |")
     say "  $label: compiler and collector..."
     a1=$(accounts decode "$work/in/$input" "${opts[@]}" --jobs 1)
     an=$(accounts decode "$work/in/$input" "${opts[@]}" --jobs "$JOBS" --chunk-size "$CHUNK")
-    cpu_rows+=("| $label | $(awk '{ printf "%s / %s / %s / %s / %s", $1, $2, $3, $4, $5 }' <<<"$a1") | $(awk '{ printf "%s / %s / %s / %s / %s", $1, $2, $3, $4, $5 }' <<<"$an") |")
+    ap=$(accounts decode "$work/in/$input" "${opts[@]}" --jobs "$JOBS")
+    cpu_rows+=("| $label | $(awk '{ printf "%s / %s / %s / %s / %s", $1, $2, $3, $4, $5 }' <<<"$a1") | $(awk '{ printf "%s / %s / %s / %s / %s", $1, $2, $3, $4, $5 }' <<<"$an") | $(awk '{ printf "%s / %s / %s / %s / %s", $1, $2, $3, $4, $5 }' <<<"$ap") |")
     say "  $label: phases..."
     lp=$(load)
     p=$(java -cp "$cp" io.armtrace.bench.JobsPhases "$work/in/$input" "$fmt" "$RUNS" "$CHUNK" "$JOBS")
@@ -138,16 +145,18 @@ for input in ptm-tc2 etm3-tc2; do
 done
 
 echo
-echo "Whole command, wall time / CPU time (median of $REPEAT, output to /dev/null, pieces of $CHUNK bytes):"
+echo "Whole command, wall time / CPU time (median of $REPEAT, output to /dev/null; pieces of $CHUNK bytes, or one"
+echo "piece with the decoder beside its listing):"
 echo
-echo "| input, listing | --jobs 1 | --jobs $JOBS | speed-up | at most ($JOBS x wall 1 / CPU $JOBS) |"
-echo "|---|---:|---:|---:|---:|"
+echo "| input, listing | --jobs 1 | --jobs $JOBS, pieces | speed-up | at most ($JOBS x wall 1 / CPU) | --jobs $JOBS, one piece | speed-up | at most |"
+echo "|---|---:|---:|---:|---:|---:|---:|---:|"
 printf '%s\n' "${cli_rows[@]}"
 echo
-echo "CPU time by thread, seconds (one run each): calling thread / pieces' decoders / JIT compilers / GC / whole process:"
+echo "CPU time by thread, seconds (one run each): calling thread / pieces' decoders or the listing's thread / JIT"
+echo "compilers / GC / whole process:"
 echo
-echo "| input, listing | --jobs 1 | --jobs $JOBS |"
-echo "|---|---:|---:|"
+echo "| input, listing | --jobs 1 | --jobs $JOBS, pieces | --jobs $JOBS, one piece |"
+echo "|---|---:|---:|---:|"
 printf '%s\n' "${cpu_rows[@]}"
 echo
 echo "Phases (best of $RUNS in one JVM; serial: split scan and join, on the calling thread):"

@@ -36,6 +36,8 @@
 #   OPENCSD_REPEAT=N   OpenCSD runs per measurement (default: the N armtrace ran, the same best-of-N)
 #   CLOCK=cpu|wall     time the decoding thread's CPU time (default: robust on a shared, loaded
 #                      machine) or wall-clock time
+#   PIPED=0            leave out the listings on two threads (the decoder on one, the listing on the other, as
+#                      `armtrace decode` with --jobs 2 or more runs them; timed by the wall clock whatever CLOCK)
 #   ETMV4=0            leave out the etm4-a64 rows (an encoder-made A64 trace, bench/vs-opencsd/etm4-input.sh)
 #   BIG_MB=N           size of the bounded-memory check's trace (default 1024), decoded by
 #                      `armtrace decode` with -Xmx256m; BIG_MB=0 skips it
@@ -154,17 +156,25 @@ ipb() { awk -v n="$1" -v b="$2" 'BEGIN { printf "%.2f", n / b }'; }   # instruct
 rows=()
 notes=()
 failed=0
-# the text listing and the JSONL listing (--ranges) of one input, each as a ratio to its decode-to-null time
+# the text listing and the JSONL listing (--ranges) of one input, each as a ratio to its decode-to-null time; then
+# both again with the decoder and the listing on two threads, as `armtrace decode` runs them with two processors
+# (its wall time: the decoder's thread CPU time leaves out the listing's), unless PIPED=0
 listing_rows() { # INPUT DECODE_SECONDS INSN_PER_BYTE
-  local input=$1 ta=$2 per=$3 mode name t bytes
-  for mode in text jsonl; do
-    if [ $mode = text ]; then name="text listing"; else name="JSONL listing"; fi
+  local input=$1 ta=$2 per=$3 mode name t bytes key modes=(text jsonl)
+  [ "${PIPED:-1}" = 0 ] || modes+=(text-piped jsonl-piped)
+  for mode in "${modes[@]}"; do
+    case $mode in
+      text) name="text listing"; key=$tkey ;;
+      jsonl) name="JSONL listing"; key=$tkey ;;
+      text-piped) name="text listing, 2 threads (wall)"; key=best_s ;;
+      jsonl-piped) name="JSONL listing, 2 threads (wall)"; key=best_s ;;
+    esac
     say "  $input $name: armtrace..."
     # gigabytes of text per run on the 50 MB inputs; on a small one (etm4-cc1) as many runs as MIN_S asks, as
     # for its decode, so that the ratio compares compiled code with compiled code
     t=$(armtrace_run measure "$work/in/$input" $mode "$(( REPEAT < 3 ? REPEAT : 3 ))" "$MIN_S")
     bytes=$(field bytes "$t")
-    rows+=("| $input | $name | $(mb "$bytes") | - | $(mbs "$bytes" "$(field $tkey "$t")") | - | $(mis "$(field instructions "$t")" "$(field $tkey "$t")") | $(awk -v t="$(field $tkey "$t")" -v d="$ta" 'BEGIN { printf "%.1fx decode time", t / d }') | $per | - / $(field instructions "$t") |")
+    rows+=("| $input | $name | $(mb "$bytes") | - | $(mbs "$bytes" "$(field $key "$t")") | - | $(mis "$(field instructions "$t")" "$(field $key "$t")") | $(awk -v t="$(field $key "$t")" -v d="$ta" 'BEGIN { printf "%.1fx decode time", t / d }') | $per | - / $(field instructions "$t") |")
   done
 }
 # packets, full decode and text listing of one input; the instructions per trace byte (from the decode)
