@@ -13,6 +13,12 @@ final class AnalysisRun {
     private AnalysisRun() {
     }
 
+    /**
+     * Whether the analysis runs on a thread beside the decoder: with two processors or more (a test compares both
+     * ways).
+     */
+    static boolean piped = Runtime.getRuntime().availableProcessors() >= 2;
+
     static List<Result> run(InputOptions input, FilterOptions filter) throws java.io.IOException {
         return run(input, filter, null, false);
     }
@@ -53,8 +59,17 @@ final class AnalysisRun {
                     sink = timeline.feed(sink);
                 }
             }
-            job.decode(sink);
-            sink.end();
+            if (piped) {
+                // the decoder on this thread, the analysis on the pipe's (docs/performance.md, "The decoder and its
+                // listing side by side")
+                try (io.armtrace.trace.ElementPipe pipe = new io.armtrace.trace.ElementPipe(sink, "armtrace-analysis")) {
+                    job.decode(pipe);
+                    pipe.end();
+                }
+            } else {
+                job.decode(sink);
+                sink.end();
+            }
             out.add(new Result(job, a));
         }
         return out;

@@ -316,14 +316,23 @@ final class DecodeCommand implements Callable<Integer> {
         // a recording's CPU: pid, tid, cpu and time columns, as perf script shows them (not with --last, which
         // writes instructions after the whole trace is read, when the thread is that of its end)
         io.armtrace.trace.RunningThread thread = last == null ? job.runningThread() : null;
+        // the bar counts the stored bytes (the file, formatted or not) against their size: no extra pass over the trace
+        long size = progress ? job.input().data().storedBytes() : -1;
+        // a plain listing: each piece formats its own elements, and only bytes are joined
+        boolean plain = last == null && timeline == null && thread == null && !filter.active();
+        long pieceSize = pieceSize(job, several, plain, progress);
+        boolean split = pieceSize > 0 && (size < 0 || size > pieceSize);
+        boolean piped = !split && piped(several);
+        // on the pipe's thread the stages read memory through a copy of their own: its last-read cache is not shared
+        io.armtrace.image.ProgramImage image = piped ? ownMemory(job.input().image()) : job.input().image();
         if (format == Format.text && several) {
             out.println("# " + job.label() + ": " + job.protocol().title());
         }
-        sink = listingWriter(job, out, several, timeline, thread);
+        sink = listingWriter(job, image, out, several, timeline, thread);
         if (last != null) {
             sink = new io.armtrace.view.LastInstructions(sink, last);
         }
-        sink = filter.wrap(sink, job.input().image(), timeline);
+        sink = filter.wrap(sink, image, timeline);
         if (timeline != null) {
             sink = timeline.feed(sink);
         }
@@ -332,15 +341,9 @@ final class DecodeCommand implements Callable<Integer> {
         }
         SyncSeen seen = new SyncSeen(sink);
         sink = seen;
-        // the bar counts the stored bytes (the file, formatted or not) against their size: no extra pass over the trace
-        long size = progress ? job.input().data().storedBytes() : -1;
-        // a plain listing: each piece formats its own elements, and only bytes are joined
-        boolean plain = last == null && timeline == null && thread == null && !filter.active();
-        long pieceSize = pieceSize(job, several, plain, progress);
-        boolean split = pieceSize > 0 && (size < 0 || size > pieceSize);
         if (split && plain && job.segments() == null) {
             io.armtrace.protocol.ChunkedDecode.Split done = io.armtrace.protocol.ChunkedDecode.decode(job.protocol(),
-                    job.input(), new io.armtrace.view.ListingPieces(w -> listingWriter(job, w, false, null, null),
+                    job.input(), new io.armtrace.view.ListingPieces(w -> listingWriter(job, job.input().image(), w, false, null, null),
                             ByteWriter.charsetOf(out)),
                     ByteWriter.bytesOf(out, ByteWriter.charsetOf(out)), threads, pieceSize);
             out.flush();
@@ -351,7 +354,7 @@ final class DecodeCommand implements Callable<Integer> {
             sink.end();
             return seen.any;
         }
-        if (!piped(several)) {
+        if (!piped) {
             decodeWhole(job, sink, progress, size);
             sink.end();
             return seen.any;
@@ -417,15 +420,22 @@ final class DecodeCommand implements Callable<Integer> {
                 && processors >= AUTO_MIN_PROCESSORS ? AUTO_CHUNK_SIZE : 0;
     }
 
-    /** The writer {@code armtrace decode} makes for {@code job}, writing to {@code out}. */
-    ElementSink listingWriter(InputOptions.Job job, PrintWriter out, boolean several, io.armtrace.view.Timeline timeline,
+    /** {@code image} with a copy of its memory (made ready for reading from several threads first), or null. */
+    static io.armtrace.image.ProgramImage ownMemory(io.armtrace.image.ProgramImage image) {
+        return image == null ? null
+                : new io.armtrace.image.ProgramImage(image.memory().copy(), image.symbols(), image.lines());
+    }
+
+    /** The writer {@code armtrace decode} makes for {@code job}, writing to {@code out}, reading {@code image}. */
+    ElementSink listingWriter(InputOptions.Job job, io.armtrace.image.ProgramImage image, PrintWriter out,
+                              boolean several, io.armtrace.view.Timeline timeline,
                               io.armtrace.trace.RunningThread thread) {
         if (format == Format.jsonl) {
-            return new JsonlWriter(out, job.input().image(), several, ranges).annotate(annotate,
+            return new JsonlWriter(out, image, several, ranges).annotate(annotate,
                             job.protocol().profile(job.input().registers()))
                     .time(time ? timeline : null).thread(thread);
         }
-        return new TextWriter(out, job.input().image(), perInstruction, several,
+        return new TextWriter(out, image, perInstruction, several,
                 job.protocol().profile(job.input().registers()))
                 .annotate(annotate).time(time ? timeline : null).thread(thread);
     }
