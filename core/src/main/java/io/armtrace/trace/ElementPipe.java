@@ -47,12 +47,13 @@ public final class ElementPipe implements ElementSink, AutoCloseable {
     private static final int SPINS = 256;
 
     // An entry's first word has its type in bits 0-1. A range: its ISA (bits 2-4), last waypoint kind (5-7), last
-    // call (8-9), whether the last instruction ran (10), then either its count (bits 11-26) and length in bytes
-    // (27-63) with its start in a second word (SHORT_RANGE: most ranges), or its sizes' index (16-31) and count
-    // (32-63) with its start and end in two more words (RANGE). A cycle count: the count in bits 2-63 (CYCLES), or
-    // in a second word when it does not fit (MORE, kind 0). MORE also says that the source (kind 1: in bits 32-63)
-    // or the instruction sizes (kind 2: the next reference) of what follows changed, or carries an element (kind
-    // 3: the next reference). A short range's sizes' index is 0.
+    // call (8-9), whether the last instruction ran (10), then either its count (bits 11-18), length in bytes
+    // (19-31) and the low half of its start (32-63), the high half being that of the range before (SHORT_RANGE:
+    // nearly every range, one word), or its sizes' index (16-31) and count (32-63) with its start and end in two
+    // more words (RANGE). A short range's sizes' index is 0. A cycle count: the count in bits 2-63 (CYCLES), or in
+    // a second word when it does not fit (MORE, kind 0). MORE (kind in bits 2-4) also says that the source (kind
+    // 1: in bits 32-63), the instruction sizes (kind 2: the next reference) or the high half of the short ranges'
+    // start (kind 4: in bits 32-63) of what follows changed, or carries an element (kind 3: the next reference).
     private static final int SHORT_RANGE = 0;
     private static final int RANGE = 1;
     private static final int CYCLES = 2;
@@ -61,8 +62,9 @@ public final class ElementPipe implements ElementSink, AutoCloseable {
     private static final int MORE_SOURCE = 1;
     private static final int MORE_SIZES = 2;
     private static final int MORE_ELEMENT = 3;
-    private static final int SHORT_COUNT_MAX = 0xFFFF;
-    private static final long SHORT_LENGTH_MAX = (1L << 37) - 1;
+    private static final int MORE_HIGH = 4;
+    private static final int SHORT_COUNT_MAX = 0xFF;
+    private static final long SHORT_LENGTH_MAX = 0x1FFF;
 
     private static final Isa[] ISAS = Isa.values();
     private static final WaypointKind[] KINDS = WaypointKind.values();
@@ -110,6 +112,8 @@ public final class ElementPipe implements ElementSink, AutoCloseable {
     private int refCount;
     private int source;
     private InstructionSizes sizes;
+    /** The high half of the last short range's start. */
+    private int high;
 
     /**
      * Starts the thread that passes what this sink is given to {@code next}, named {@code name}; the calling thread
@@ -151,9 +155,12 @@ public final class ElementPipe implements ElementSink, AutoCloseable {
         int small = isa.ordinal() << 2 | lastKind.ordinal() << 5 | lastCall.ordinal() << 8 | (lastExecuted ? 1 << 10 : 0);
         long length = end - start;
         if (sizesIndex == 0 && count >= 0 && count <= SHORT_COUNT_MAX && length >= 0 && length <= SHORT_LENGTH_MAX) {
-            w[i] = SHORT_RANGE | small | (long) count << 11 | length << 27;
-            w[i + 1] = start;
-            i += 2;
+            int high = (int) (start >>> 32);
+            if (high != this.high) {
+                w[i++] = MORE | MORE_HIGH << 2 | (long) high << 32;
+                this.high = high;
+            }
+            w[i++] = SHORT_RANGE | small | count << 11 | (long) length << 19 | start << 32;
         } else {
             w[i] = (RANGE | small | sizesIndex << 16) & 0xFFFFFFFFL | (long) count << 32;
             w[i + 1] = start;
@@ -389,6 +396,7 @@ public final class ElementPipe implements ElementSink, AutoCloseable {
     // the pipe's thread's: the source of the entries, and how many references the last batch held
     private int replaySource;
     private InstructionSizes replaySizes;
+    private long replayHigh;
     private int refsUsed = REFS;
 
     /** Passes one batch's entries on. */
@@ -396,6 +404,7 @@ public final class ElementPipe implements ElementSink, AutoCloseable {
         ElementSink s = next;
         int source = replaySource;
         InstructionSizes sizes = replaySizes;
+        long high = replayHigh;
         int k = 0;
         refsUsed = REFS; // all, should the sink behind throw
         for (int i = 0; i < n; ) {
@@ -403,10 +412,10 @@ public final class ElementPipe implements ElementSink, AutoCloseable {
             int f = (int) h;
             switch (f & 3) {
                 case SHORT_RANGE -> {
-                    long start = w[i + 1];
-                    s.range(source, start, start + (h >>> 27), (f >>> 11) & SHORT_COUNT_MAX, ISAS[(f >>> 2) & 7],
-                            KINDS[(f >>> 5) & 7], CALLS[(f >>> 8) & 3], (f & 1 << 10) != 0, sizes, 0);
-                    i += 2;
+                    long start = high | h >>> 32;
+                    s.range(source, start, start + ((f >>> 19) & SHORT_LENGTH_MAX), (f >>> 11) & SHORT_COUNT_MAX,
+                            ISAS[(f >>> 2) & 7], KINDS[(f >>> 5) & 7], CALLS[(f >>> 8) & 3], (f & 1 << 10) != 0, sizes, 0);
+                    i++;
                 }
                 case RANGE -> {
                     s.range(source, w[i + 1], w[i + 2], (int) (h >> 32), ISAS[(f >>> 2) & 7], KINDS[(f >>> 5) & 7],
@@ -418,13 +427,14 @@ public final class ElementPipe implements ElementSink, AutoCloseable {
                     i++;
                 }
                 default -> {
-                    switch ((f >>> 2) & 3) {
+                    switch ((f >>> 2) & 7) {
                         case MORE_CYCLES -> {
                             s.cycles(source, w[i + 1]);
                             i++;
                         }
                         case MORE_SOURCE -> source = (int) (h >> 32);
                         case MORE_SIZES -> sizes = (InstructionSizes) r[k++];
+                        case MORE_HIGH -> high = h & 0xFFFFFFFF00000000L;
                         default -> s.accept((TraceElement) r[k++]);
                     }
                     i++;
@@ -433,6 +443,7 @@ public final class ElementPipe implements ElementSink, AutoCloseable {
         }
         replaySource = source;
         replaySizes = sizes;
+        replayHigh = high;
         refsUsed = k;
     }
 

@@ -41,12 +41,16 @@ class ElementPipeTest {
                     case 1 -> 1L << 37;
                     case 2 -> (1L << 37) - 1;
                     case 3 -> -2;
+                    case 4 -> 0x1FFF;
+                    case 5 -> 0x2000;
                     default -> random.nextInt(64) * 2L;
                 };
                 int count = switch (random.nextInt(20)) {
                     case 0 -> random.nextInt();
                     case 1 -> 0x10000;
                     case 2 -> 0xFFFF;
+                    case 3 -> 0xFF;
+                    case 4 -> 0x100;
                     default -> random.nextInt(40);
                 };
                 short sizesIndex = (short) (random.nextInt(4) == 0 ? random.nextInt(Short.MAX_VALUE + 1) : 0);
