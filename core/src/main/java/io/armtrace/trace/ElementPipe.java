@@ -17,7 +17,7 @@ import java.util.concurrent.locks.LockSupport;
  * both seldom change; any other element as itself (elements are immutable records), beside the words. A batch is
  * written and read in address order, so the processor's prefetcher brings it from the other core's cache ahead
  * of the reader. At most {@value #BATCHES} batches exist, made as they are first needed, so memory stays
- * bounded (4.6 MiB) however fast the decoder runs: the decoder waits while the other thread catches up. One
+ * bounded (5 MiB) however fast the decoder runs: the decoder waits while the other thread catches up. One
  * thread gives the elements. A side that waits spins for a few microseconds first, then sleeps until the other
  * wakes it.
  *
@@ -39,8 +39,11 @@ public final class ElementPipe implements ElementSink, AutoCloseable {
      * 0.87 s for a decoder that keeps them itself.
      */
     static final int BATCHES = 8;
-    /** References (elements and changes of instruction sizes) a batch holds: few entries carry one. */
-    static final int REFS = WORDS / 8;
+    /**
+     * References (elements, and changes of instruction sizes: on T32 code nearly every range has sizes of its own) a
+     * batch holds.
+     */
+    static final int REFS = WORDS / 2;
     /** The most words an entry takes: a change of source and of sizes, then a range. */
     private static final int ENTRY_MAX = 5;
     /** Spins of a waiting side before it sleeps. */
