@@ -61,8 +61,11 @@ import java.util.zip.GZIPInputStream;
  *                               counting sink), elements (full decode, every element kept where the JIT
  *                               cannot drop it, nothing formatted) or text (full decode into the text listing, written to
  *                               a discarding stream through the same writers as the command line),
- *                               jsonl (the same with JSON Lines, one object per range: --ranges) or
- *                               jsonl-insn (JSON Lines, one object per instruction)
+ *                               jsonl (the same with JSON Lines, one object per range: --ranges),
+ *                               jsonl-insn (JSON Lines, one object per instruction), text-piped and
+ *                               jsonl-piped (text and jsonl with the listing on a thread of its own, as
+ *                               `armtrace decode` with two processors: time them by the wall clock) or
+ *                               pipe-null (decode into a pipe whose other end only counts)
  * mtb DUMPS REPEAT              decode a fleet of MTB dumps (OpenCSD has no MTB decoder)
  * repeat SNAPSHOT OUT BYTES     write a copy of SNAPSHOT whose trace is repeated to at least BYTES
  * encode-run OUT ELF CORE NAME BYTES CHUNK [same-run]
@@ -417,58 +420,43 @@ public final class VsOpenCsd {
                     kept.keep(e);
                 });
             }
-            case "text" -> {
+            case "text", "text-piped" -> {
                 // what `armtrace decode -o FILE` does with its output (cli.OutputFile): UTF-8 encoded straight
-                // into a 64 KiB byte buffer
+                // into a 64 KiB byte buffer; "-piped", the listing on a thread of its own as with two processors
                 try (PrintWriter out = new EncodingWriter(OutputStream.nullOutputStream(),
                         StandardCharsets.UTF_8, OUT_BUF).printWriter(false)) {
                     TextWriter text = new TextWriter(out, input.image(), false, false);
-                    protocol.decode(input, new Tee(c, text));
+                    decode(protocol, input, new Tee(c, text), mode.endsWith("-piped"));
                     text.end();
                 }
             }
-            case "pipe-null" -> {
-                try (io.armtrace.trace.ElementPipe pipe = new io.armtrace.trace.ElementPipe(c, "listing")) {
-                    protocol.decode(input, pipe);
-                    pipe.end();
-                }
-            }
-            case "text-piped" -> {
-                // the listing on a thread of its own, as `armtrace decode` has it with two processors
-                try (PrintWriter out = new EncodingWriter(OutputStream.nullOutputStream(),
-                        StandardCharsets.UTF_8, OUT_BUF).printWriter(false)) {
-                    TextWriter text = new TextWriter(out, input.image(), false, false);
-                    try (io.armtrace.trace.ElementPipe pipe = new io.armtrace.trace.ElementPipe(new Tee(c, text),
-                            "listing")) {
-                        protocol.decode(input, pipe);
-                        pipe.end();
-                    }
-                }
-            }
-            case "jsonl-piped" -> {
-                try (PrintWriter out = new EncodingWriter(OutputStream.nullOutputStream(),
-                        StandardCharsets.UTF_8, OUT_BUF).printWriter(false)) {
-                    JsonlWriter jsonl = new JsonlWriter(out, input.image(), false, true);
-                    try (io.armtrace.trace.ElementPipe pipe = new io.armtrace.trace.ElementPipe(new Tee(c, jsonl),
-                            "listing")) {
-                        protocol.decode(input, pipe);
-                        pipe.end();
-                    }
-                }
-            }
-            case "jsonl", "jsonl-insn" -> {
+            case "jsonl", "jsonl-insn", "jsonl-piped" -> {
                 // `armtrace decode --format jsonl --ranges -o FILE` (one object per range, as the text listing
                 // has one line per range), or without --ranges (one object per instruction)
                 try (PrintWriter out = new EncodingWriter(OutputStream.nullOutputStream(),
                         StandardCharsets.UTF_8, OUT_BUF).printWriter(false)) {
-                    JsonlWriter jsonl = new JsonlWriter(out, input.image(), false, mode.equals("jsonl"));
-                    protocol.decode(input, new Tee(c, jsonl));
+                    JsonlWriter jsonl = new JsonlWriter(out, input.image(), false, !mode.equals("jsonl-insn"));
+                    decode(protocol, input, new Tee(c, jsonl), mode.endsWith("-piped"));
                     jsonl.end();
                 }
             }
+            case "pipe-null" -> decode(protocol, input, c, true); // what the pipe costs the decoder
             default -> throw new IllegalArgumentException("unknown mode " + mode);
         }
         return c;
+    }
+
+    /** Decodes into {@code sink}, through an {@link io.armtrace.trace.ElementPipe} when {@code piped}. */
+    private static void decode(TraceProtocol protocol, DecodeInput input, ElementSink sink, boolean piped)
+            throws IOException {
+        if (!piped) {
+            protocol.decode(input, sink);
+            return;
+        }
+        try (io.armtrace.trace.ElementPipe pipe = new io.armtrace.trace.ElementPipe(sink, "listing")) {
+            protocol.decode(input, pipe);
+            pipe.end();
+        }
     }
 
     /**
