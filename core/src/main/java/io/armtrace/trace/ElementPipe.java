@@ -206,8 +206,11 @@ public final class ElementPipe implements ElementSink, AutoCloseable {
             return;
         }
         finished = true;
-        handOver(END);
-        awaitThread();
+        try {
+            handOver(END);
+        } finally {
+            awaitThread(); // also when the hand-over throws what the sink behind threw: its thread is stopping
+        }
         rethrow();
     }
 

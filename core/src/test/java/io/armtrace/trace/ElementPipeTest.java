@@ -328,7 +328,11 @@ class ElementPipeTest {
         });
         decoder.start();
         assertThat(blocked.await(30, TimeUnit.SECONDS)).isTrue();
-        sleep(100); // the decoder fills every batch and waits
+        // the decoder fills every batch and waits for the listing
+        for (int i = 0; i < 30_000 && decoder.getState() != Thread.State.WAITING; i++) {
+            sleep(1);
+        }
+        assertThat(decoder.getState()).isEqualTo(Thread.State.WAITING);
         decoder.interrupt();
         release.countDown();
         decoder.join(30_000);
