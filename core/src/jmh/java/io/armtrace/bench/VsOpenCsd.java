@@ -449,14 +449,7 @@ public final class VsOpenCsd {
     /** Decodes into {@code sink}, through an {@link io.armtrace.trace.ElementPipe} when {@code piped}. */
     private static void decode(TraceProtocol protocol, DecodeInput input, ElementSink sink, boolean piped)
             throws IOException {
-        if (!piped) {
-            protocol.decode(input, sink);
-            return;
-        }
-        try (io.armtrace.trace.ElementPipe pipe = new io.armtrace.trace.ElementPipe(sink, "listing")) {
-            protocol.decode(input, pipe);
-            pipe.end();
-        }
+        io.armtrace.trace.ElementPipe.decode(s -> protocol.decode(input, s), sink, piped, "listing");
     }
 
     /**

@@ -59,17 +59,9 @@ final class AnalysisRun {
                     sink = timeline.feed(sink);
                 }
             }
-            if (piped) {
-                // the decoder on this thread, the analysis on the pipe's (docs/performance.md, "The decoder and its
-                // listing side by side")
-                try (io.armtrace.trace.ElementPipe pipe = new io.armtrace.trace.ElementPipe(sink, "armtrace-analysis")) {
-                    job.decode(pipe);
-                    pipe.end();
-                }
-            } else {
-                job.decode(sink);
-                sink.end();
-            }
+            // piped: the decoder on this thread, the analysis on the pipe's (docs/performance.md, "The decoder and
+            // its listing side by side")
+            io.armtrace.trace.ElementPipe.decode(job::decode, sink, piped, "armtrace-analysis");
             out.add(new Result(job, a));
         }
         return out;

@@ -354,16 +354,8 @@ final class DecodeCommand implements Callable<Integer> {
             sink.end();
             return seen.any;
         }
-        if (!piped) {
-            decodeWhole(job, sink, progress, size);
-            sink.end();
-            return seen.any;
-        }
-        // the decoder on this thread, the listing (and the stages before it) on the pipe's
-        try (io.armtrace.trace.ElementPipe pipe = new io.armtrace.trace.ElementPipe(sink, "armtrace-listing")) {
-            decodeWhole(job, pipe, progress, size);
-            pipe.end();
-        }
+        // piped: the decoder on this thread, the listing (and the stages before it) on the pipe's
+        io.armtrace.trace.ElementPipe.decode(s -> decodeWhole(job, s, progress, size), sink, piped, "armtrace-listing");
         return seen.any;
     }
 

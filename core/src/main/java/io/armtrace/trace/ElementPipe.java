@@ -131,6 +131,28 @@ public final class ElementPipe implements ElementSink, AutoCloseable {
         thread.start();
     }
 
+    /** A decode into a sink: a decoder's run over its input. */
+    @FunctionalInterface
+    public interface Decode {
+        void into(ElementSink sink) throws java.io.IOException;
+    }
+
+    /**
+     * Runs {@code decode} into {@code sink} and ends the stream: through a pipe whose thread is named {@code name}
+     * when {@code piped}, so that {@code sink} runs beside the decoder, else all on the calling thread.
+     */
+    public static void decode(Decode decode, ElementSink sink, boolean piped, String name) throws java.io.IOException {
+        if (!piped) {
+            decode.into(sink);
+            sink.end();
+            return;
+        }
+        try (ElementPipe pipe = new ElementPipe(sink, name)) {
+            decode.into(pipe);
+            pipe.end();
+        }
+    }
+
     @Override
     public void accept(TraceElement element) {
         int i = n;
