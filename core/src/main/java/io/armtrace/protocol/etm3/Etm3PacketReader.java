@@ -500,7 +500,7 @@ public final class Etm3PacketReader {
         Etm3Packet q = p;
         if ((h & 1) != 0) {
             q.kind = Kind.BRANCH;
-            branch(0);
+            branch(0, true);
             return;
         }
         if ((h & 0x81) == 0x80) {
@@ -681,9 +681,10 @@ public final class Etm3PacketReader {
 
     /**
      * Decodes a branch address starting at {@code from} (the header for a branch packet, the first
-     * follow-up byte of an LSiP I-sync), against the current address and ISA.
+     * follow-up byte of an LSiP I-sync), against the current address and ISA; {@code exceptionBytes}: whether
+     * Exception Information bytes may follow the address in this packet.
      */
-    private void branch(int from) {
+    private void branch(int from, boolean exceptionBytes) {
         Etm3Packet q = p;
         int i = from;
         long value = 0;
@@ -747,7 +748,7 @@ public final class Etm3PacketReader {
             value |= (long) top << bits;
             bits += topBits;
         }
-        if (excp) {
+        if (excp && exceptionBytes) {
             exceptionBytes(i);
         }
         if (newIsa == Isa.T32 || newIsa == Isa.THUMB_EE) {
@@ -847,7 +848,10 @@ public final class Etm3PacketReader {
         }
         if (q.lsip) {
             q.lsipInstruction = address;
-            branch(i); // the address of the next instruction, compressed against the I-sync address
+            // the address of the next instruction, compressed against the I-sync address: its bytes end at the first
+            // without a continuation bit, at most five (the length rule above), so no Exception Information bytes
+            // follow it even when its last byte says so; they are not read from past the packet
+            branch(i, false);
         }
         q.address = address;
         q.isa = isa;

@@ -129,6 +129,24 @@ class Etm3PacketReaderTest {
         assertThat(s.length()).isEqualTo(7);
     }
 
+    @Test
+    void loadStoreInProgressAddressIsFollowedByNoExceptionBytes() {
+        // IHI 0014Q 7.4.4: the LSiP address has the branch address format, one to five bytes ended by the first
+        // without a continuation bit; here byte 5 has the bit (6) that in a branch packet announces Exception
+        // Information bytes, which an I-sync does not carry: the packet ends there and keeps its own NS bit (0x88:
+        // LSiP, NS), and the byte after it is a packet of its own.
+        List<P> ps = read(cfg(0), cat(ASYNC, new int[] {0x08, 0x88, 0x01, 0x00, 0x00, 0x80,
+                0x81, 0x80, 0x80, 0x80, 0x58, 0x84}));
+        P s = ps.get(1);
+        assertThat(s.kind()).isEqualTo(Kind.I_SYNC);
+        assertThat(s.length()).isEqualTo(11);
+        assertThat(s.value()).isEqualTo(0x80000000L);
+        assertThat(s.address()).isEqualTo(0x80000000L);
+        assertThat(s.text()).contains(" NS").doesNotContain("excp");
+        assertThat(ps.get(2).kind()).isEqualTo(Kind.P_HEADER);
+        assertThat(ps.get(2).offset()).isEqualTo(17);
+    }
+
     static final int[] ISYNC_THUMB_80000000 = {0x08, 0x20, 0x01, 0x00, 0x00, 0x80};
 
     @Test
