@@ -440,6 +440,21 @@ public final class VsOpenCsd {
                     jsonl.end();
                 }
             }
+            case "text-helped", "jsonl-helped" -> {
+                // as `armtrace decode` with two threads: the listing on the pipe's thread, helped by the decoder's
+                // thread when it falls behind (ElementPipe with formats); the elements counted on the decoder's side
+                boolean jsonl = mode.startsWith("jsonl");
+                ProgramImage own = new ProgramImage(input.image().memory().copy(), input.image().symbols(),
+                        input.image().lines());
+                io.armtrace.view.ListingPieces listing = new io.armtrace.view.ListingPieces(w -> jsonl
+                        ? new JsonlWriter(w, own, false, true) : new TextWriter(w, own, false, false),
+                        StandardCharsets.UTF_8);
+                io.armtrace.view.ListingPieces helping = new io.armtrace.view.ListingPieces(w -> jsonl
+                        ? new JsonlWriter(w, input.image(), false, true) : new TextWriter(w, input.image(), false, false),
+                        StandardCharsets.UTF_8);
+                io.armtrace.trace.ElementPipe.decode(s -> protocol.decode(input, new Tee(c, s)), listing, helping,
+                        OutputStream.nullOutputStream(), "listing");
+            }
             case "pipe-null" -> decode(protocol, input, c, true); // what the pipe costs the decoder
             default -> throw new IllegalArgumentException("unknown mode " + mode);
         }

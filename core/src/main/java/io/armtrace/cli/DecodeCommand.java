@@ -354,6 +354,18 @@ final class DecodeCommand implements Callable<Integer> {
             sink.end();
             return seen.any;
         }
+        if (piped && plain) {
+            // the listing on the pipe's thread, and the decoder's thread formats batches itself when that one falls
+            // behind: only bytes are joined, as in pieces (each side reads memory through its own image)
+            java.nio.charset.Charset charset = ByteWriter.charsetOf(out);
+            boolean any = io.armtrace.trace.ElementPipe.decode(s -> decodeWhole(job, s, progress, size),
+                    new io.armtrace.view.ListingPieces(w -> listingWriter(job, image, w, false, null, null), charset),
+                    new io.armtrace.view.ListingPieces(w -> listingWriter(job, job.input().image(), w, false, null, null),
+                            charset),
+                    ByteWriter.bytesOf(out, charset), "armtrace-listing");
+            out.flush();
+            return any;
+        }
         // piped: the decoder on this thread, the listing (and the stages before it) on the pipe's
         io.armtrace.trace.ElementPipe.decode(s -> decodeWhole(job, s, progress, size), sink, piped, "armtrace-listing");
         return seen.any;

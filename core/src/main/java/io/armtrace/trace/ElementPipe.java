@@ -21,6 +21,11 @@ import java.util.concurrent.locks.LockSupport;
  * thread gives the elements. A side that waits spins for a few microseconds first, then sleeps until the other
  * wakes it.
  *
+ * <p>When the sink behind is a listing's formatter ({@link #decode(Decode, PieceFormat, PieceFormat,
+ * java.io.OutputStream, String)}), the decoder's thread formats a batch itself instead of waiting for the other
+ * thread, which then only writes that batch's bytes: at most {@value #HELP_MAX} such batches wait, each at most
+ * {@value #HELP_BYTES_MAX} bytes of listing (past that the decoder stops helping).
+ *
  * <p>{@link #end()} passes the end on and waits until the sink behind has finished; what the sink behind threw
  * (an output's failure) is thrown to the decoder's thread at its next hand-over or at the end, the same
  * exception object, and what it is sent after that is dropped. {@link #close()} without an end (the decoder
@@ -80,6 +85,11 @@ public final class ElementPipe implements ElementSink, AutoCloseable {
     }
 
     private final ElementSink next;
+    /** The words and references a batch holds ({@link #WORDS}, {@link #REFS}; tests use small batches). */
+    private final int batchWords;
+    private final int batchRefs;
+    /** Where a batch is handed over: no room left for the longest entry. */
+    private final int fullAt;
     private final long[][] words = new long[BATCHES][];
     /** Element or instruction sizes of an entry, in the order of the entries. */
     private final Object[][] refs = new Object[BATCHES][];
@@ -123,9 +133,26 @@ public final class ElementPipe implements ElementSink, AutoCloseable {
      * is the one that gives it.
      */
     public ElementPipe(ElementSink next, String name) {
+        this(next, name, WORDS, null, null, null);
+    }
+
+    /**
+     * A pipe whose sink behind is a listing's formatter ({@code listing}, writing to {@code out}), which the decoder's
+     * thread helps when it falls behind: see {@link #decode(Decode, PieceFormat, PieceFormat, java.io.OutputStream,
+     * String)}. {@code helpAt}: which batches the decoder formats (by number from 0) whatever the other thread's
+     * lag, for tests; null for the rule.
+     */
+    ElementPipe(ElementSink next, String name, int batchWords, PieceFormat helping, java.io.OutputStream out,
+                java.util.function.LongPredicate helpAt) {
         this.next = next;
-        w = words[0] = new long[WORDS];
-        r = refs[0] = new Object[REFS];
+        this.batchWords = batchWords;
+        this.batchRefs = batchWords / 2;
+        this.fullAt = batchWords - ENTRY_MAX;
+        this.helping = helping;
+        this.out = out;
+        this.helpAt = helpAt;
+        w = words[0] = new long[batchWords];
+        r = refs[0] = new Object[batchRefs];
         thread = new Thread(this::run, name);
         thread.setDaemon(true);
         thread.start();
@@ -153,12 +180,42 @@ public final class ElementPipe implements ElementSink, AutoCloseable {
         }
     }
 
+    /**
+     * Runs {@code decode} and writes its listing to {@code out} through a pipe whose thread (named {@code name}) runs
+     * a formatter of {@code listing}; when that thread falls behind, the decoder's thread formats some batches itself
+     * with a formatter of {@code helping} (the same format, for use on the decoder's thread) and the pipe's thread
+     * only writes their bytes, in order: the two threads share the listing's work, not only the decode and the
+     * listing. A batch formatted ahead is used only where both formatters are in the state of a fresh one at its
+     * start and end ({@link PieceFormat.Formatter#state} null), so the bytes are those of one formatter. {@code out} is neither
+     * flushed nor closed. Returns whether anything but gaps was listed.
+     */
+    public static boolean decode(Decode decode, PieceFormat listing, PieceFormat helping, java.io.OutputStream out,
+                                 String name) throws java.io.IOException {
+        return decode(decode, listing, helping, out, name, WORDS, null, new long[1]);
+    }
+
+    /**
+     * As above, with batches of {@code batchWords} and {@code helpAt} as the constructor takes them; tells in {@code
+     * helped[0]} how many batches the decoder's thread formatted (tests).
+     */
+    static boolean decode(Decode decode, PieceFormat listing, PieceFormat helping, java.io.OutputStream out,
+                          String name, int batchWords, java.util.function.LongPredicate helpAt, long[] helped)
+            throws java.io.IOException {
+        try (ElementPipe pipe = new ElementPipe(listing.open(out), name, batchWords, helping, out, helpAt)) {
+            decode.into(pipe);
+            pipe.end();
+            helped[0] = pipe.helpedBatches;
+            return pipe.listedAny();
+        }
+    }
+
     @Override
     public void accept(TraceElement element) {
         int i = n;
         w[i] = MORE | MORE_ELEMENT << 2;
         r[refCount++] = element;
-        if ((n = i + 1) > WORDS - ENTRY_MAX || refCount == REFS) {
+        elementsInBatch++;
+        if ((n = i + 1) > fullAt || refCount == batchRefs) {
             handOver(0);
         }
     }
@@ -192,7 +249,7 @@ public final class ElementPipe implements ElementSink, AutoCloseable {
             w[i + 2] = end;
             i += 3;
         }
-        if ((n = i) > WORDS - ENTRY_MAX || refCount == REFS) {
+        if ((n = i) > fullAt || refCount == batchRefs) {
             handOver(0);
         }
     }
@@ -212,7 +269,7 @@ public final class ElementPipe implements ElementSink, AutoCloseable {
             w[i + 1] = cycles;
             i += 2;
         }
-        if ((n = i) > WORDS - ENTRY_MAX) {
+        if ((n = i) > fullAt) {
             handOver(0);
         }
     }
@@ -268,7 +325,14 @@ public final class ElementPipe implements ElementSink, AutoCloseable {
             how = STOP;
         }
         long h = handed;
-        lengths[(int) (h % BATCHES)] = n;
+        int slot = (int) (h % BATCHES);
+        lengths[slot] = n;
+        if (n > elementsInBatch) {
+            listed = true; // every entry but an element's belongs to a range or a cycle count
+        }
+        if (helping != null) {
+            help(h, slot, how);
+        }
         if (how != 0) {
             stopped = true;
             last = how;
@@ -291,13 +355,17 @@ public final class ElementPipe implements ElementSink, AutoCloseable {
         }
         int b = (int) (h % BATCHES);
         if (words[b] == null) { // made when first needed: a short trace fills one
-            words[b] = new long[WORDS];
-            refs[b] = new Object[REFS];
+            words[b] = new long[batchWords];
+            refs[b] = new Object[batchRefs];
         }
         w = words[b];
         r = refs[b];
         n = 0;
         refCount = 0;
+        elementsInBatch = 0;
+        startSource = source;
+        startSizes = sizes;
+        startHigh = (long) high << 32;
     }
 
     private void awaitEmptied(long h) {
@@ -371,9 +439,13 @@ public final class ElementPipe implements ElementSink, AutoCloseable {
             }
             int b = (int) (c % BATCHES);
             boolean lastOne = c + 1 == stopAt;
+            Made m = made[b];
+            made[b] = null;
             if (failure == null) {
                 try {
-                    replay(words[b], refs[b], lengths[b]);
+                    if (m == null || !writeMade(m)) {
+                        replay(words[b], refs[b], lengths[b]);
+                    }
                     if (lastOne && last == END) {
                         next.end();
                     }
@@ -381,7 +453,7 @@ public final class ElementPipe implements ElementSink, AutoCloseable {
                     failure = t;
                 }
             }
-            java.util.Arrays.fill(refs[b], 0, Math.min(refsUsed, REFS), null); // no element outlives its listing
+            java.util.Arrays.fill(refs[b], 0, Math.min(replayed.refs, batchRefs), null); // no element outlives its listing
             emptied = c + 1;
             if (writerSleeps) {
                 LockSupport.unpark(writerThread);
@@ -421,20 +493,30 @@ public final class ElementPipe implements ElementSink, AutoCloseable {
         }
     }
 
-    // the pipe's thread's: the source of the entries, and how many references the last batch held
-    private int replaySource;
-    private InstructionSizes replaySizes;
-    private long replayHigh;
-    private int refsUsed = REFS;
+    /** Where a replay of the batches stands: the source, instruction sizes and high half of what comes next. */
+    private static final class Cursor {
+        int source;
+        InstructionSizes sizes;
+        long high;
+        /** The references the last batch replayed held (all of them while a replay runs, should the sink throw). */
+        int refs;
+    }
 
-    /** Passes one batch's entries on. */
+    /** The pipe's thread's. */
+    private final Cursor replayed = new Cursor();
+
+    /** Passes one batch's entries on to the sink behind. */
     private void replay(long[] w, Object[] r, int n) {
-        ElementSink s = next;
-        int source = replaySource;
-        InstructionSizes sizes = replaySizes;
-        long high = replayHigh;
+        replay(next, replayed, w, r, n);
+    }
+
+    /** Passes one batch's entries on to {@code s}, from where {@code c} stands; {@code c} then stands after them. */
+    private static void replay(ElementSink s, Cursor c, long[] w, Object[] r, int n) {
+        int source = c.source;
+        InstructionSizes sizes = c.sizes;
+        long high = c.high;
         int k = 0;
-        refsUsed = REFS; // all, should the sink behind throw
+        c.refs = r.length;
         for (int i = 0; i < n; ) {
             long h = w[i];
             int f = (int) h;
@@ -469,10 +551,198 @@ public final class ElementPipe implements ElementSink, AutoCloseable {
                 }
             }
         }
-        replaySource = source;
-        replaySizes = sizes;
-        replayHigh = high;
-        refsUsed = k;
+        c.source = source;
+        c.sizes = sizes;
+        c.high = high;
+        c.refs = k;
     }
 
+    // ---------------------------------------------------------------- the decoder's thread formatting batches
+
+    /**
+     * The other thread is this many batches behind (handed over, not yet emptied) or more: the decoder formats the
+     * batch it hands over itself. {@link #BATCHES} less one: the decoder would otherwise wait for the other thread
+     * after this hand-over, so it formats instead of waiting and its own decoding does not become the slower side
+     * (with 2 or 4, on PTM TC2 and a9-thumb, the decoder's thread took on so many batches that the other thread
+     * waited for it).
+     */
+    static final int HELP_BEHIND = BATCHES - 1;
+    /** Batches the decoder has formatted, not yet written out, at most: their bytes wait in memory. */
+    static final int HELP_MAX = 2;
+    /**
+     * A batch whose listing passes this many bytes (a listing of every instruction, with source lines) stops the
+     * helping for the rest of the stream: the bytes of {@link #HELP_MAX} such batches stay in memory until written.
+     */
+    static final long HELP_BYTES_MAX = 48L << 20;
+
+    /** How the decoder's thread formats a batch, or null when it never does. */
+    private final PieceFormat helping;
+    /** Where the listing goes: the formatter behind writes there, and so do the batches formatted ahead. */
+    private final java.io.OutputStream out;
+    private final java.util.function.LongPredicate helpAt;
+    /** The decoder thread's formatter, made at its first batch, and where it puts its bytes. */
+    private PieceFormat.Formatter helper;
+    private Blocks blocks;
+    private final Cursor helped = new Cursor();
+    /** The batches formatted on the decoder's thread, by batch slot, until written out. */
+    private final Made[] made = new Made[BATCHES];
+    private final java.util.concurrent.atomic.AtomicInteger madeWaiting = new java.util.concurrent.atomic.AtomicInteger();
+    /** Buffers of written batches, for the next ones. */
+    private final java.util.concurrent.ConcurrentLinkedQueue<byte[]> spare = new java.util.concurrent.ConcurrentLinkedQueue<>();
+    private boolean helpOff;
+    // the batch being filled: how many element entries it has, and where its replay starts
+    private int elementsInBatch;
+    private int startSource;
+    private InstructionSizes startSizes;
+    private long startHigh;
+    /** Whether anything but gaps went through the pipe (up to the last hand-over). */
+    private boolean listed;
+    /** Batches formatted on the decoder's thread so far (for tests and benchmarks). */
+    private long helpedBatches;
+    /** Batches formatted ahead that the other thread listed itself (its formatter not fresh where they start). */
+    private long usedNot;
+
+    /** A batch formatted on the decoder's thread: its bytes, and where the replay stands after it. */
+    private record Made(java.util.List<byte[]> buffers, int[] lengths, int source, InstructionSizes sizes, long high,
+                        int refs) {
+    }
+
+    /**
+     * Formats the batch being handed over on this (the decoder's) thread when the other thread is behind, so that the
+     * two share the listing's work; never the last batch, and while the bytes kept stay bounded. This thread's
+     * formatter starts the batch in the state of a fresh one; its bytes are kept only if it ends the batch so too
+     * ({@link PieceFormat.Formatter#state} null), and used only if the formatter behind is so where the batch starts
+     * (else that one lists the batch itself): then both write what one formatter would.
+     */
+    private void help(long h, int slot, int how) {
+        if (how != 0 || helpOff || n == 0 || failure != null
+                || (helpAt != null ? !helpAt.test(h) : h - emptied < HELP_BEHIND)
+                || madeWaiting.get() >= HELP_MAX) {
+            return;
+        }
+        if (helper == null) {
+            blocks = new Blocks();
+            helper = helping.open(blocks);
+        }
+        Cursor c = helped;
+        c.source = startSource;
+        c.sizes = startSizes;
+        c.high = startHigh;
+        blocks.clear();
+        try {
+            replay(helper, c, w, r, n);
+            if (helper.state() != null) {
+                // the batch ends inside an IT block or on a held exception return: the other thread lists it
+                helper = null;
+                blocks.clear();
+                return;
+            }
+            helper.flush();
+        } catch (Blocks.TooMany e) {
+            // a listing this large per batch is left to the other thread: this formatter is mid-line, dropped
+            helpOff = true;
+            helper = null;
+            blocks.clear();
+            return;
+        }
+        made[slot] = new Made(new java.util.ArrayList<>(blocks.buffers), blocks.lengths(), c.source, c.sizes, c.high,
+                c.refs);
+        madeWaiting.incrementAndGet();
+        helpedBatches++;
+    }
+
+    /**
+     * On the pipe's thread: a batch formatted ahead goes out after what the formatter behind has written, if that one
+     * is in the state of a fresh one; false (its bytes dropped) if not.
+     */
+    private boolean writeMade(Made m) throws java.io.IOException {
+        PieceFormat.Formatter f = (PieceFormat.Formatter) next;
+        if (f.state() != null) {
+            madeWaiting.decrementAndGet();
+            usedNot++;
+            return false;
+        }
+        replayed.refs = m.refs;
+        f.flush();
+        try {
+            for (int i = 0; i < m.buffers.size(); i++) {
+                out.write(m.buffers.get(i), 0, m.lengths[i]);
+            }
+        } finally {
+            madeWaiting.decrementAndGet();
+        }
+        for (byte[] b : m.buffers) {
+            spare.offer(b);
+        }
+        replayed.source = m.source;
+        replayed.sizes = m.sizes;
+        replayed.high = m.high;
+        return true;
+    }
+
+    /** Whether anything but gaps went through the pipe; once it has ended. */
+    public boolean listedAny() {
+        return listed;
+    }
+
+    /** Batches the decoder's thread formatted itself. */
+    long helpedBatches() {
+        return helpedBatches;
+    }
+
+    /** The decoder thread's formatter's output: its full buffers kept whole, bounded ({@link #HELP_BYTES_MAX}). */
+    private final class Blocks extends java.io.OutputStream implements PieceFormat.BufferTaker {
+        final java.util.List<byte[]> buffers = new java.util.ArrayList<>();
+        private int[] lengths = new int[16];
+        private long bytes;
+
+        /** Thrown through the formatter when a batch's listing passes the bound. */
+        static final class TooMany extends RuntimeException {
+            TooMany() {
+                super(null, null, false, false);
+            }
+        }
+
+        void clear() {
+            buffers.clear();
+            bytes = 0;
+        }
+
+        int[] lengths() {
+            return java.util.Arrays.copyOf(lengths, buffers.size());
+        }
+
+        private void add(byte[] b, int length) {
+            if ((bytes += length) > HELP_BYTES_MAX) {
+                throw new TooMany();
+            }
+            if (buffers.size() == lengths.length) {
+                lengths = java.util.Arrays.copyOf(lengths, lengths.length * 2);
+            }
+            lengths[buffers.size()] = length;
+            buffers.add(b);
+        }
+
+        @Override
+        public byte[] take(byte[] full, int length) {
+            add(full, length);
+            byte[] next = spare.poll();
+            while (next != null && next.length != full.length) {
+                next = spare.poll(); // buffers of another size (none today) are left to the collector
+            }
+            return next != null ? next : new byte[full.length];
+        }
+
+        @Override
+        public void write(int b) {
+            write(new byte[] {(byte) b}, 0, 1);
+        }
+
+        @Override
+        public void write(byte[] b, int off, int len) {
+            if (len > 0) {
+                add(java.util.Arrays.copyOfRange(b, off, off + len), len);
+            }
+        }
+    }
 }

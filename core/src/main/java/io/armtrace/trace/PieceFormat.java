@@ -25,6 +25,14 @@ public interface PieceFormat {
         byte[] take(byte[] full, int length) throws java.io.IOException;
     }
 
+    /**
+     * A listing writer that carries state from one element to the next which changes the bytes of what follows (the
+     * IT block a disassembly is in): says whether it is now in the state of a new writer.
+     */
+    interface Fresh {
+        boolean fresh();
+    }
+
     /** One piece's formatter. */
     interface Formatter extends ElementSink {
         /**

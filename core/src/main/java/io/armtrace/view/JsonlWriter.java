@@ -41,7 +41,7 @@ import java.io.UncheckedIOException;
  * {@code withSource}, every line also has {@code "src"} (the trace ID). The other types are listed in
  * README.md.
  */
-public final class JsonlWriter implements ElementSink, ElementVisitor {
+public final class JsonlWriter implements ElementSink, ElementVisitor, io.armtrace.trace.PieceFormat.Fresh {
     private final JsonGenerator g;
     /** The lines of nearly every listing (instructions, ranges, cycle counts), built as bytes. */
     private final ListingOutput lines;
@@ -206,6 +206,12 @@ public final class JsonlWriter implements ElementSink, ElementVisitor {
     }
 
     private io.armtrace.isa.disasm.DisassemblyCache disassembly;
+
+    /** Whether what follows is written as a new writer would write it: the disassembly outside an IT block. */
+    @Override
+    public boolean fresh() {
+        return disassembly == null || disassembly.fresh();
+    }
     /** Its own buffer: {@link #textBuf} keeps the current symbol's name between instructions. */
     private char[] disasmBuf = new char[64];
     private SerializedString fileText;

@@ -11,10 +11,11 @@ import java.util.function.Function;
 
 /**
  * A listing (text or JSONL) formatted piece by piece: each piece has a writer of its own, made by
- * {@code writer}, over a buffer of bytes in {@code charset}. The writers keep no state across elements that
- * changes their bytes but one: the text writer holds an "exception return" without a target back until the
- * next element shows whether it tail-chained into another exception. While it does, the state equals no
- * other, so no piece is cut there.
+ * {@code writer}, over a buffer of bytes in {@code charset}. The writers keep two kinds of state across elements
+ * that change their bytes: the text writer holds an "exception return" without a target back until the next
+ * element shows whether it tail-chained into another exception, and a listing of instructions disassembles them
+ * in their IT block ({@link io.armtrace.trace.PieceFormat.Fresh}). While either is so, the state equals no other,
+ * so no piece is cut there.
  */
 public final class ListingPieces implements PieceFormat {
     private final Function<PrintWriter, ElementSink> writer;
@@ -51,7 +52,24 @@ public final class ListingPieces implements PieceFormat {
             }
 
             @Override
+            public void range(int source, long start, long end, int count, io.armtrace.trace.Isa isa,
+                              io.armtrace.trace.WaypointKind lastKind, io.armtrace.trace.CallKind lastCall,
+                              boolean lastExecuted, io.armtrace.trace.InstructionSizes sizes, int sizesIndex) {
+                held = null;
+                sink.range(source, start, end, count, isa, lastKind, lastCall, lastExecuted, sizes, sizesIndex);
+            }
+
+            @Override
+            public void cycles(int source, long cycles) {
+                held = null;
+                sink.cycles(source, cycles);
+            }
+
+            @Override
             public Object state() {
+                if (held == null && sink instanceof Fresh f && !f.fresh()) {
+                    return new Object(); // inside an IT block: equal to no other state
+                }
                 return held;
             }
 

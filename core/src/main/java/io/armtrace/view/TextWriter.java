@@ -39,7 +39,7 @@ import java.util.Locale;
  * symbols; with {@code perInstruction}, every instruction of a range on its own line with its
  * opcode and its disassembly (objdump's syntax, see {@link Disassembler}).
  */
-public final class TextWriter implements ElementSink, ElementVisitor {
+public final class TextWriter implements ElementSink, ElementVisitor, io.armtrace.trace.PieceFormat.Fresh {
     private final ListingOutput out;
     private final ProgramImage image;
     private final Symbolizer symbols;
@@ -437,6 +437,15 @@ public final class TextWriter implements ElementSink, ElementVisitor {
             return p + 1;
         }
         return ListingOutput.ascii(b, p, NEWLINE_BYTES);
+    }
+
+    /**
+     * Whether what follows is listed as a new writer would list it: no exception return held back, and the
+     * disassembly (per instruction) outside an IT block.
+     */
+    @Override
+    public boolean fresh() {
+        return !tailChainPending && (disassembly == null || disassembly.fresh());
     }
 
     private void flushPendingReturn() {

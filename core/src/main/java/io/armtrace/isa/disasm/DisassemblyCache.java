@@ -45,6 +45,14 @@ public final class DisassemblyCache {
     }
 
     /**
+     * Whether the text of what follows is that a new cache would give: outside an IT block, and no IT block left by
+     * an exception to come back to (the only state carried from one instruction to the next).
+     */
+    public boolean fresh() {
+        return itState == 0 && suspendedAt == -1;
+    }
+
+    /**
      * The instruction at {@code address} as listing text ("mnemonic operands", the mnemonic padded to
      * eight columns), or null if its bytes are not in the image. Call in execution order.
      */
