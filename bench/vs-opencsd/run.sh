@@ -36,8 +36,9 @@
 #   OPENCSD_REPEAT=N   OpenCSD runs per measurement (default: the N armtrace ran, the same best-of-N)
 #   CLOCK=cpu|wall     time the decoding thread's CPU time (default: robust on a shared, loaded
 #                      machine) or wall-clock time
-#   PIPED=0            leave out the listings on two threads (the decoder on one, the listing on the other, as
-#                      `armtrace decode` with --jobs 2 or more runs them; timed by the wall clock whatever CLOCK)
+#   PIPED=0            leave out the listings on two threads (the decoder on one, the listing on the other and
+#                      the decoder's thread formatting batches when it would wait, as `armtrace decode` with
+#                      --jobs 2 or more runs them; timed by the wall clock whatever CLOCK)
 #   ETMV4=0            leave out the etm4-a64 rows (an encoder-made A64 trace, bench/vs-opencsd/etm4-input.sh)
 #   BIG_MB=N           size of the bounded-memory check's trace (default 1024), decoded by
 #                      `armtrace decode` with -Xmx256m; BIG_MB=0 skips it
@@ -161,13 +162,13 @@ failed=0
 # (its wall time: the decoder's thread CPU time leaves out the listing's), unless PIPED=0
 listing_rows() { # INPUT DECODE_SECONDS INSN_PER_BYTE
   local input=$1 ta=$2 per=$3 mode name t bytes key modes=(text jsonl)
-  [ "${PIPED:-1}" = 0 ] || modes+=(text-piped jsonl-piped)
+  [ "${PIPED:-1}" = 0 ] || modes+=(text-helped jsonl-helped)
   for mode in "${modes[@]}"; do
     case $mode in
       text) name="text listing"; key=$tkey ;;
       jsonl) name="JSONL listing"; key=$tkey ;;
-      text-piped) name="text listing, 2 threads (wall)"; key=best_s ;;
-      jsonl-piped) name="JSONL listing, 2 threads (wall)"; key=best_s ;;
+      text-helped) name="text listing, 2 threads (wall)"; key=best_s ;;
+      jsonl-helped) name="JSONL listing, 2 threads (wall)"; key=best_s ;;
     esac
     say "  $input $name: armtrace..."
     # gigabytes of text per run on the 50 MB inputs; on a small one (etm4-cc1) as many runs as MIN_S asks, as
