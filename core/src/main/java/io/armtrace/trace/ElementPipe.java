@@ -133,17 +133,18 @@ public final class ElementPipe implements ElementSink, AutoCloseable {
      * is the one that gives it.
      */
     public ElementPipe(ElementSink next, String name) {
-        this(next, name, WORDS, null, null, null);
+        this(next, name, WORDS, null, null, null, HELP_BYTES_MAX);
     }
 
     /**
      * A pipe whose sink behind is a listing's formatter ({@code listing}, writing to {@code out}), which the decoder's
      * thread helps when it falls behind: see {@link #decode(Decode, PieceFormat, PieceFormat, java.io.OutputStream,
      * String)}. {@code helpAt}: which batches the decoder formats (by number from 0) whatever the other thread's
-     * lag, for tests; null for the rule.
+     * lag, for tests; null for the rule. {@code helpBytesMax}: as {@link #HELP_BYTES_MAX}.
      */
     ElementPipe(ElementSink next, String name, int batchWords, PieceFormat helping, java.io.OutputStream out,
-                java.util.function.LongPredicate helpAt) {
+                java.util.function.LongPredicate helpAt, long helpBytesMax) {
+        this.helpBytesMax = helpBytesMax;
         this.next = next;
         this.batchWords = batchWords;
         this.batchRefs = batchWords / 2;
@@ -191,17 +192,18 @@ public final class ElementPipe implements ElementSink, AutoCloseable {
      */
     public static boolean decode(Decode decode, PieceFormat listing, PieceFormat helping, java.io.OutputStream out,
                                  String name) throws java.io.IOException {
-        return decode(decode, listing, helping, out, name, WORDS, null, new long[1]);
+        return decode(decode, listing, helping, out, name, WORDS, null, HELP_BYTES_MAX, new long[1]);
     }
 
     /**
-     * As above, with batches of {@code batchWords} and {@code helpAt} as the constructor takes them; tells in {@code
-     * helped[0]} how many batches the decoder's thread formatted (tests).
+     * As above, with batches of {@code batchWords}, {@code helpAt} and {@code helpBytesMax} as the constructor takes
+     * them; tells in {@code helped[0]} how many batches the decoder's thread formatted (tests).
      */
     static boolean decode(Decode decode, PieceFormat listing, PieceFormat helping, java.io.OutputStream out,
-                          String name, int batchWords, java.util.function.LongPredicate helpAt, long[] helped)
-            throws java.io.IOException {
-        try (ElementPipe pipe = new ElementPipe(listing.open(out), name, batchWords, helping, out, helpAt)) {
+                          String name, int batchWords, java.util.function.LongPredicate helpAt, long helpBytesMax,
+                          long[] helped) throws java.io.IOException {
+        try (ElementPipe pipe = new ElementPipe(listing.open(out), name, batchWords, helping, out, helpAt,
+                helpBytesMax)) {
             decode.into(pipe);
             pipe.end();
             helped[0] = pipe.helpedBatches;
@@ -574,6 +576,7 @@ public final class ElementPipe implements ElementSink, AutoCloseable {
      * helping for the rest of the stream: the bytes of {@link #HELP_MAX} such batches stay in memory until written.
      */
     static final long HELP_BYTES_MAX = 48L << 20;
+    private final long helpBytesMax;
 
     /** How the decoder's thread formats a batch, or null when it never does. */
     private final PieceFormat helping;
@@ -713,7 +716,7 @@ public final class ElementPipe implements ElementSink, AutoCloseable {
         }
 
         private void add(byte[] b, int length) {
-            if ((bytes += length) > HELP_BYTES_MAX) {
+            if ((bytes += length) > helpBytesMax) {
                 throw new TooMany();
             }
             if (buffers.size() == lengths.length) {

@@ -65,7 +65,7 @@ class ElementPipeHelpTest {
                     long[] count = {0};
                     boolean any = ElementPipe.decode(s -> protocol.decode(input, s), format.apply(input.image()),
                             format.apply(input.image()), piped, "listing", words,
-                            h -> new Random(seed + h).nextInt(every) == 0, count);
+                            h -> new Random(seed + h).nextInt(every) == 0, ElementPipe.HELP_BYTES_MAX, count);
                     assertThat(any).isTrue();
                     String expected = one.toString(StandardCharsets.UTF_8);
                     String actual = piped.toString(StandardCharsets.UTF_8);
@@ -97,6 +97,80 @@ class ElementPipeHelpTest {
                 from, Math.min(e.length, i + 4)));
     }
 
+    /**
+     * A batch whose listing passes the bound the decoder keeps in memory (here 3 KB, a few buffers of 1 KB) stops the
+     * helping for the rest of the stream, with the bytes of one formatter all the same.
+     */
+    @Test
+    void aBatchListingPastTheBoundStopsTheHelping() throws Exception {
+        SnapshotSource ptm = Snapshot.load(SharedData.tc2()).source(0x13).orElseThrow();
+        DecodeInput input = DecodeInput.of(ptm);
+        TraceProtocol protocol = Protocols.forDeviceType(ptm.type()).orElseThrow();
+        Function<ProgramImage, PieceFormat> format = image -> new ListingPieces(
+                w -> new TextWriter(w, image, true, false), StandardCharsets.UTF_8, 1024);
+        ByteArrayOutputStream one = new ByteArrayOutputStream();
+        PieceFormat.Formatter f = format.apply(input.image()).open(one);
+        protocol.decode(input, f);
+        f.end();
+        long[] helped = new long[1];
+        // batches of 64 words list 2 to 20 KB of instructions: the first over 3 KB ends the helping
+        ByteArrayOutputStream small = new ByteArrayOutputStream();
+        ElementPipe.decode(s -> protocol.decode(input, s), format.apply(input.image()), format.apply(input.image()),
+                small, "listing", 64, h -> true, 3000, helped);
+        assertThat(firstDifference(small.toString(StandardCharsets.UTF_8), one.toString(StandardCharsets.UTF_8)))
+                .isEmpty();
+        long bounded = helped[0];
+        ByteArrayOutputStream large = new ByteArrayOutputStream();
+        ElementPipe.decode(s -> protocol.decode(input, s), format.apply(input.image()), format.apply(input.image()),
+                large, "listing", 64, h -> true, ElementPipe.HELP_BYTES_MAX, helped);
+        assertThat(large.toByteArray()).isEqualTo(one.toByteArray());
+        assertThat(helped[0]).as("batches formatted ahead without the bound").isGreaterThan(20);
+        assertThat(bounded).as("with it").isLessThan(helped[0] / 4);
+    }
+
+    /**
+     * A batch that starts after an exception return the text listing holds back (to say whether it tail-chained
+     * into the exception that follows) is listed by the pipe's thread even when the decoder's thread formatted it:
+     * that formatter, starting fresh, could not join the return to the next batch's exception entry.
+     */
+    @Test
+    void aBatchAfterAHeldExceptionReturnIsListedBehind() throws Exception {
+        ProgramImage image = DecodeInput.of(Snapshot.load(SharedData.tc2()).source(0x13).orElseThrow()).image();
+        ElementPipe.Decode decode = s -> {
+            // a batch of 64 words is handed over at its 60th one-word entry (the first has a change of source too):
+            // even batches end with the return, odd ones start with the exception entry it tail-chains into and end
+            // with a cycle count, where the decoder's formatter is fresh again and keeps its bytes
+            for (int batch = 0; batch < 8; batch++) {
+                if (batch % 2 == 0) {
+                    for (int i = batch == 0 ? 2 : 1; i < 60; i++) {
+                        s.cycles(0x13, batch * 100 + i);
+                    }
+                    s.accept(new ExceptionReturn(0x13, -1));
+                } else {
+                    s.accept(new ExceptionEntry(0x13, 15, "SysTick", -1, false));
+                    for (int i = 1; i < 60; i++) {
+                        s.cycles(0x13, batch * 100 + i);
+                    }
+                }
+            }
+            s.cycles(0x13, 1000);
+        };
+        Function<ProgramImage, PieceFormat> format = img -> new ListingPieces(w -> new TextWriter(w, img, false, false),
+                StandardCharsets.UTF_8, 1024);
+        ByteArrayOutputStream one = new ByteArrayOutputStream();
+        PieceFormat.Formatter f = format.apply(image).open(one);
+        decode.into(f);
+        f.end();
+        assertThat(one.toString(StandardCharsets.UTF_8)).contains("exception return, tail-chained into 15 (SysTick)");
+        ByteArrayOutputStream piped = new ByteArrayOutputStream();
+        long[] helped = new long[1];
+        ElementPipe.decode(decode, format.apply(image), format.apply(image), piped, "listing", 64, h -> true,
+                ElementPipe.HELP_BYTES_MAX, helped);
+        assertThat(helped[0]).as("batches formatted ahead").isGreaterThan(0);
+        assertThat(firstDifference(piped.toString(StandardCharsets.UTF_8), one.toString(StandardCharsets.UTF_8)))
+                .isEmpty();
+    }
+
     /** Nothing but gaps (trace without a sync point) lists nothing, and says so. */
     @Test
     void aTraceWithoutSyncListsNothing() throws Exception {
@@ -106,8 +180,8 @@ class ElementPipeHelpTest {
                 io.armtrace.source.TraceData.of("junk", new byte[5000]), real.options());
         PieceFormat format = new ListingPieces(w -> new TextWriter(w, real.image(), false, false), StandardCharsets.UTF_8);
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        boolean any = ElementPipe.decode(s -> Protocols.forDeviceType(ptm.type()).orElseThrow().decode(junk, s), format, format, out, "listing", 64,
-                h -> true, new long[1]);
+        boolean any = ElementPipe.decode(s -> Protocols.forDeviceType(ptm.type()).orElseThrow().decode(junk, s),
+                format, format, out, "listing", 64, h -> true, ElementPipe.HELP_BYTES_MAX, new long[1]);
         assertThat(any).isFalse();
         assertThat(out.toString(StandardCharsets.UTF_8)).startsWith("*** gap");
     }
