@@ -255,6 +255,16 @@ final class ListingOutput {
 
     /** {@code v} in decimal, with a sign when negative (as {@link Long#toString(long)}); at most 20 bytes. */
     static int decimal(byte[] b, int p, long v) {
+        if (v >= 0 && v < 100) {
+            // most numbers a listing writes (a range's count, a cycle count): no digit count, no loop
+            if (v < 10) {
+                b[p] = (byte) ('0' + v);
+                return p + 1;
+            }
+            b[p] = TENS[(int) v];
+            b[p + 1] = ONES[(int) v];
+            return p + 2;
+        }
         if (v < 0) {
             if (v == Long.MIN_VALUE) {
                 return ascii(b, p, MIN_LONG);
