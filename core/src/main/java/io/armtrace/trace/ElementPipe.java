@@ -443,6 +443,9 @@ public final class ElementPipe implements ElementSink, AutoCloseable {
             boolean lastOne = c + 1 == stopAt;
             Made m = made[b];
             made[b] = null;
+            if (m != null && failure != null) {
+                madeWaiting.decrementAndGet(); // not written: the listing has failed
+            }
             if (failure == null) {
                 try {
                     if (m == null || !writeMade(m)) {
