@@ -26,8 +26,8 @@ public interface PieceFormat {
     }
 
     /**
-     * A listing writer that carries state from one element to the next which changes the bytes of what follows (the
-     * IT block a disassembly is in): says whether it is now in the state of a new writer.
+     * A listing writer that carries state from one element to the next which changes the bytes of what follows (a
+     * line held back, the IT block a disassembly is in): says whether it is now in the state of a new writer.
      */
     interface Fresh {
         boolean fresh();

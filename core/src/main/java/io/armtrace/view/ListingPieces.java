@@ -1,7 +1,6 @@
 package io.armtrace.view;
 
 import io.armtrace.trace.ElementSink;
-import io.armtrace.trace.ExceptionReturn;
 import io.armtrace.trace.PieceFormat;
 import io.armtrace.trace.TraceElement;
 import java.io.OutputStream;
@@ -14,8 +13,8 @@ import java.util.function.Function;
  * {@code writer}, over a buffer of bytes in {@code charset}. The writers keep two kinds of state across elements
  * that change their bytes: the text writer holds an "exception return" without a target back until the next
  * element shows whether it tail-chained into another exception, and a listing of instructions disassembles them
- * in their IT block ({@link io.armtrace.trace.PieceFormat.Fresh}). While either is so, the state equals no other,
- * so no piece is cut there.
+ * in their IT block. The writers say when neither is so ({@link io.armtrace.trace.PieceFormat.Fresh}); otherwise the
+ * state equals no other, so no piece is cut there.
  */
 public final class ListingPieces implements PieceFormat {
     private final Function<PrintWriter, ElementSink> writer;
@@ -43,11 +42,8 @@ public final class ListingPieces implements PieceFormat {
         PrintWriter w = EncodingWriter.takingBuffers(bytes, charset, bufferSize).printWriter(false);
         ElementSink sink = writer.apply(w);
         return new Formatter() {
-            private Object held;
-
             @Override
             public void accept(TraceElement e) {
-                held = e instanceof ExceptionReturn r && r.target() == -1 ? new Object() : null;
                 sink.accept(e);
             }
 
@@ -55,22 +51,18 @@ public final class ListingPieces implements PieceFormat {
             public void range(int source, long start, long end, int count, io.armtrace.trace.Isa isa,
                               io.armtrace.trace.WaypointKind lastKind, io.armtrace.trace.CallKind lastCall,
                               boolean lastExecuted, io.armtrace.trace.InstructionSizes sizes, int sizesIndex) {
-                held = null;
                 sink.range(source, start, end, count, isa, lastKind, lastCall, lastExecuted, sizes, sizesIndex);
             }
 
             @Override
             public void cycles(int source, long cycles) {
-                held = null;
                 sink.cycles(source, cycles);
             }
 
+            /** Null where the writer says it is as a new one; else (or a writer that does not say) no other's. */
             @Override
             public Object state() {
-                if (held == null && sink instanceof Fresh f && !f.fresh()) {
-                    return new Object(); // inside an IT block: equal to no other state
-                }
-                return held;
+                return sink instanceof Fresh f && f.fresh() ? null : new Object();
             }
 
             @Override
