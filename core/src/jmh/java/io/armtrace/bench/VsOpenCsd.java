@@ -362,8 +362,12 @@ public final class VsOpenCsd {
         print(trace.length, counts, Arrays.copyOf(seconds, runs), Arrays.copyOf(cpu, runs));
     }
 
-    /** The listing's output buffer, as `armtrace decode -o FILE` has it (64 KiB); VS_OUT_BUF=BYTES to try others. */
-    private static final int OUT_BUF = Integer.parseInt(System.getenv().getOrDefault("VS_OUT_BUF", "65536"));
+    /**
+     * The listing's output buffer, as `armtrace decode -o FILE` has it (EncodingWriter.OUTPUT_BUFFER); VS_OUT_BUF=BYTES
+     * to try others.
+     */
+    private static final int OUT_BUF = Integer.parseInt(System.getenv().getOrDefault("VS_OUT_BUF",
+            Integer.toString(io.armtrace.view.EncodingWriter.OUTPUT_BUFFER)));
 
     private static final boolean PACKET_OBJECTS = "1".equals(System.getenv("VS_PACKET_OBJECTS"));
 
@@ -422,7 +426,7 @@ public final class VsOpenCsd {
             }
             case "text", "text-piped" -> {
                 // what `armtrace decode -o FILE` does with its output (cli.OutputFile): UTF-8 encoded straight
-                // into a 64 KiB byte buffer; "-piped", the listing on a thread of its own as with two processors
+                // into the output's byte buffer; "-piped", the listing on a thread of its own as with two processors
                 try (PrintWriter out = new EncodingWriter(OutputStream.nullOutputStream(),
                         StandardCharsets.UTF_8, OUT_BUF).printWriter(false)) {
                     TextWriter text = new TextWriter(out, input.image(), false, false);

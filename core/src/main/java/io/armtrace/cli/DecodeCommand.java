@@ -162,7 +162,8 @@ final class DecodeCommand implements Callable<Integer> {
                 parts.add(part);
                 InputOptions.Job job = jobs.get(i);
                 done.add(pool.submit(() -> {
-                    PrintWriter w = new io.armtrace.view.EncodingWriter(part, charset, 1 << 16).printWriter(false);
+                    PrintWriter w = new io.armtrace.view.EncodingWriter(part, charset,
+                            io.armtrace.view.EncodingWriter.OUTPUT_BUFFER).printWriter(false);
                     boolean decoded = decodeOne(job, w, true, false);
                     w.flush();
                     if (w.checkError()) {

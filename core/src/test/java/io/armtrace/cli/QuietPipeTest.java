@@ -47,7 +47,10 @@ class QuietPipeTest {
         }
     }
 
-    /** Every command with a listing longer than the 64 KiB output buffer, so that a write fails mid-way. */
+    /**
+     * Every command with a listing longer than the output buffer ({@link io.armtrace.view.EncodingWriter#OUTPUT_BUFFER}),
+     * so that a write fails mid-way ({@link #theListingsAreLongerThanTheOutputBuffer}).
+     */
     static List<String[]> longOutputs() {
         return List.of(
                 new String[] {"decode", TC2, "--jobs", "1", "--insn"},
@@ -57,6 +60,16 @@ class QuietPipeTest {
                 new String[] {"decode", TC2, "--source", "0x11", "--jobs", "2", "--format", "jsonl", "--time"},
                 new String[] {"decode", TC2, "--source", "0x13", "--jobs", "2", "--chunk-size", "4K", "--insn"},
                 new String[] {"packets", TC2});
+    }
+
+    @Test
+    void theListingsAreLongerThanTheOutputBuffer() {
+        for (String[] args : longOutputs()) {
+            java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+            int code = Main.run(args, Main.standardOutput(out, null), new PrintWriter(new StringWriter(), true));
+            assertThat(code).as(String.join(" ", args)).isZero();
+            assertThat(out.size()).as(String.join(" ", args)).isGreaterThan(io.armtrace.view.EncodingWriter.OUTPUT_BUFFER);
+        }
     }
 
     @Test
