@@ -222,9 +222,34 @@ public final class ElementPipe implements ElementSink, AutoCloseable {
         }
     }
 
+    /**
+     * Nearly every range: one word, in a method small enough for the JIT to inline into the decoder even with the
+     * launcher's inlining limit (the whole method, 316 bytes of bytecode, was called: docs/performance.md, "The
+     * pipe's range in one word").
+     */
     @Override
     public void range(int source, long start, long end, int count, Isa isa, WaypointKind lastKind, CallKind lastCall,
                       boolean lastExecuted, InstructionSizes sizes, int sizesIndex) {
+        int i = n;
+        long length = end - start;
+        if (i < fullAt && source == this.source && sizes == this.sizes && (sizesIndex | count & ~SHORT_COUNT_MAX) == 0
+                && (length & ~SHORT_LENGTH_MAX) == 0 && (int) (start >>> 32) == high) {
+            w[i] = shortRange(start, length, count, isa, lastKind, lastCall, lastExecuted);
+            n = i + 1;
+            return;
+        }
+        anyRange(source, start, end, count, isa, lastKind, lastCall, lastExecuted, sizes, sizesIndex);
+    }
+
+    /** A short range's word (SHORT_RANGE). */
+    private static long shortRange(long start, long length, int count, Isa isa, WaypointKind lastKind,
+                                   CallKind lastCall, boolean lastExecuted) {
+        return SHORT_RANGE | isa.ordinal() << 2 | lastKind.ordinal() << 5 | lastCall.ordinal() << 8
+                | (lastExecuted ? 1 << 10 : 0) | count << 11 | length << 19 | start << 32;
+    }
+
+    private void anyRange(int source, long start, long end, int count, Isa isa, WaypointKind lastKind,
+                          CallKind lastCall, boolean lastExecuted, InstructionSizes sizes, int sizesIndex) {
         long[] w = this.w;
         int i = n;
         if (source != this.source) {
@@ -244,7 +269,7 @@ public final class ElementPipe implements ElementSink, AutoCloseable {
                 w[i++] = MORE | MORE_HIGH << 2 | (long) high << 32;
                 this.high = high;
             }
-            w[i++] = SHORT_RANGE | small | count << 11 | (long) length << 19 | start << 32;
+            w[i++] = shortRange(start, length, count, isa, lastKind, lastCall, lastExecuted);
         } else {
             w[i] = (RANGE | small | sizesIndex << 16) & 0xFFFFFFFFL | (long) count << 32;
             w[i + 1] = start;
