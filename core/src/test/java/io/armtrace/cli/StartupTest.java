@@ -115,7 +115,10 @@ class StartupTest {
                 .contains("$gc $jit");
         java.util.regex.Matcher m = java.util.regex.Pattern.compile("(io\\.armtrace\\.[\\w.]+)::(\\w+)")
                 .matcher(launcher);
-        List<String> options = new java.util.ArrayList<>(List.of("-XX:FreqInlineSize=150", "-XX:CompileCommand=quiet"));
+        String gc = "gc=\"-XX:+UseSerialGC -XX:PretenureSizeThreshold=64k\"";
+        assertThat(launcher).contains(gc);
+        List<String> options = new java.util.ArrayList<>(List.of("-XX:+UseSerialGC", "-XX:PretenureSizeThreshold=64k",
+                "-XX:FreqInlineSize=150", "-XX:CompileCommand=quiet"));
         while (m.find()) {
             String cls = m.group(1);
             String method = m.group(2);
@@ -123,7 +126,7 @@ class StartupTest {
                     .as("%s::%s named in the launcher", cls, method).contains(method);
             options.add("-XX:CompileCommand=inline," + cls + "::" + method);
         }
-        assertThat(options).hasSize(6);
+        assertThat(options).hasSize(8);
         List<String> command = new java.util.ArrayList<>(List.of(OutputTargetsTest.javaBin()));
         command.addAll(options);
         command.addAll(List.of("-cp", System.getProperty("java.class.path"), "io.armtrace.cli.Main", "--version"));
