@@ -96,7 +96,8 @@ public final class Etm3Protocol implements TraceProtocol {
         boolean[] stop = {false};
         if (observer != null) {
             flow.onSync(offset -> {
-                if (!stop[0] && !observer.synced(offset, new Etm3State(reader.state(), flow.state()))) {
+                if (!stop[0] && !observer.synced(offset,
+                        observer.wantsState(offset) ? new Etm3State(reader.state(), flow.state()) : null)) {
                     stop[0] = true;
                 }
             });

@@ -173,8 +173,8 @@ public final class Etm4Protocol implements TraceProtocol {
                 if (synced[0] >= 0) {
                     long at = synced[0];
                     synced[0] = -1;
-                    if (!stop[0] && !observer.synced(at, java.util.List.of(reader[0].syncState(), spec.syncState(),
-                            flow.state()))) {
+                    if (!stop[0] && !observer.synced(at, observer.wantsState(at)
+                            ? java.util.List.of(reader[0].syncState(), spec.syncState(), flow.state()) : null)) {
                         stop[0] = true;
                     }
                 }

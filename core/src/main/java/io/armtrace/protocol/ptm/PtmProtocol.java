@@ -94,7 +94,8 @@ public final class PtmProtocol implements TraceProtocol {
         boolean[] stop = {false};
         if (observer != null) {
             flow.onSync(offset -> {
-                if (!stop[0] && !observer.synced(offset, new PtmState(reader.state(), flow.state()))) {
+                if (!stop[0] && !observer.synced(offset,
+                        observer.wantsState(offset) ? new PtmState(reader.state(), flow.state()) : null)) {
                     stop[0] = true;
                 }
             });
