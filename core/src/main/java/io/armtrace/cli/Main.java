@@ -154,7 +154,8 @@ public final class Main implements Runnable {
     static PrintWriter standardOutput(java.io.OutputStream stream, Path descriptor) {
         OutputFile.StandardOutput bytes = new OutputFile.StandardOutput(stream, descriptor);
         java.nio.charset.Charset charset = java.nio.charset.Charset.defaultCharset();
-        return new ByteWriter(new io.armtrace.view.EncodingWriter(bytes, charset, io.armtrace.view.EncodingWriter.OUTPUT_BUFFER), true, bytes, charset);
+        return new ByteWriter(new io.armtrace.view.EncodingWriter(bytes, charset,
+                io.armtrace.view.EncodingWriter.OUTPUT_BUFFER), true, bytes, charset);
     }
 
     /**

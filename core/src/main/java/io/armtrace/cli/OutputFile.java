@@ -73,15 +73,16 @@ final class OutputFile implements Closeable {
         if (raw != null) {
             this.checked = new CheckedStream(raw, toReader);
             this.stream = checked;
-            // encodes straight into a byte buffer (EncodingWriter.OUTPUT_BUFFER) (a listing is nearly all ASCII: one byte store per character)
+            // encodes straight into a byte buffer of EncodingWriter.OUTPUT_BUFFER bytes (a listing is nearly all ASCII:
+            // one byte store per character)
             this.writer = new ByteWriter(new io.armtrace.view.EncodingWriter(checked, StandardCharsets.UTF_8,
                     io.armtrace.view.EncodingWriter.OUTPUT_BUFFER),
                     false, checked, StandardCharsets.UTF_8);
         } else {
             this.checked = null;
             this.stream = null;
-            // standard output buffers itself (Main.standardOutput: EncodingWriter.OUTPUT_BUFFER bytes); listings make their
-            // lines in place in that buffer, through a writer that closing only flushes (ByteWriter.keepingOpen)
+            // standard output buffers itself (Main.standardOutput, EncodingWriter.OUTPUT_BUFFER bytes); listings make
+            // their lines in place in that buffer, through a writer that closing only flushes (ByteWriter.keepingOpen)
             if (stdout instanceof ByteWriter b) {
                 ByteWriter direct = ByteWriter.keepingOpen(b);
                 this.writer = direct != null ? direct : new ByteWriter(new NonClosing(stdout), false, b.stream(), b.charset());

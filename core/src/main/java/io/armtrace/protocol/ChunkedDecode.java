@@ -934,7 +934,7 @@ public final class ChunkedDecode {
         final Map<Long, Object> states;
         /** A chunk's own probed states: where the chunk before may hand over to it. */
         private final Map<Long, Object> own;
-        /** The last offset in {@link #own} (its keys are in order), or -1: past it no sync point is looked up. */
+        /** The largest offset in {@link #own}, or -1: past it no sync point is looked up (no offset boxed). */
         private final long ownLast;
         private final int probeSyncs;
         long listed;
@@ -955,13 +955,7 @@ public final class ChunkedDecode {
             this.probing = probing;
             this.states = probing ? new LinkedHashMap<>() : null;
             this.own = probing ? null : k == 0 ? Map.of() : probes().get(k);
-            long last = -1;
-            if (own != null) {
-                for (long offset : own.keySet()) {
-                    last = Math.max(last, offset);
-                }
-            }
-            this.ownLast = last;
+            this.ownLast = own == null ? -1 : own.keySet().stream().mapToLong(Long::longValue).max().orElse(-1);
             // a formatted probe formats too: fewer sync points (seams come at the first in practice)
             this.probeSyncs = formatter == null ? PROBE_SYNCS : PROBE_SYNCS / 4;
         }
