@@ -230,15 +230,33 @@ public final class ElementPipe implements ElementSink, AutoCloseable {
     @Override
     public void range(int source, long start, long end, int count, Isa isa, WaypointKind lastKind, CallKind lastCall,
                       boolean lastExecuted, InstructionSizes sizes, int sizesIndex) {
+        if (sizes != this.sizes) {
+            newSizes(sizes);
+        }
         int i = n;
         long length = end - start;
-        if (i < fullAt && source == this.source && sizes == this.sizes && (sizesIndex | count & ~SHORT_COUNT_MAX) == 0
+        if (i < fullAt && source == this.source && (sizesIndex | count & ~SHORT_COUNT_MAX) == 0
                 && (length & ~SHORT_LENGTH_MAX) == 0 && (int) (start >>> 32) == high) {
             w[i] = shortRange(start, length, count, isa, lastKind, lastCall, lastExecuted);
             n = i + 1;
             return;
         }
         anyRange(source, start, end, count, isa, lastKind, lastCall, lastExecuted, sizes, sizesIndex);
+    }
+
+    /**
+     * The instruction sizes of the ranges that follow changed: on T32 code nearly every range's (each block of code has
+     * its own), so this is a method of its own, small enough to be inlined too, rather than the slow path's. Written
+     * before the range's own word, in the same batch: a batch is handed over here only when it could not take this
+     * reference and the next entry's.
+     */
+    private void newSizes(InstructionSizes sizes) {
+        if (refCount >= batchRefs - 1) {
+            handOver(0);
+        }
+        w[n++] = MORE | MORE_SIZES << 2;
+        r[refCount++] = sizes;
+        this.sizes = sizes;
     }
 
     /** A short range's word (SHORT_RANGE). */

@@ -33,6 +33,12 @@ final class RangeBytes {
     private byte[][] longer;
     /** Per set: the way used last (0 or 1). */
     private final byte[] recent;
+    /**
+     * Per entry: a reference and an index of the writer's that determine the fourth long of its key, as last seen
+     * with it ({@link #confirm}), or null; made at the first confirmation.
+     */
+    private Object[] confirmedBy;
+    private int[] confirmedIndex;
 
     /** {@value #ENTRIES} entries that keep up to {@code inPlaceBytes} bytes in place (most ranges' should fit). */
     RangeBytes(int inPlaceBytes) {
@@ -91,6 +97,46 @@ final class RangeBytes {
     }
 
     /**
+     * The entry that holds the range so described and was last {@linkplain #confirm confirmed} with {@code by} and
+     * {@code index}, or -1: for a writer whose fourth long is a function of the two (the address of a range's last
+     * instruction, of its start, count and instruction sizes), a lookup that need not compute it.
+     */
+    int findConfirmed(long start, long end, long shape, Object by, int index) {
+        Object[] c = confirmedBy;
+        if (c == null) {
+            return -1;
+        }
+        int e = set(start, end, shape, bits);
+        long[] k = keys;
+        int i = e << 2;
+        if (c[e] == by && confirmedIndex[e] == index && k[i] == start && k[i + 1] == end
+                && (k[i + 2] & KEY_BITS) == shape) {
+            recent[e >>> 1] = 0;
+            return e;
+        }
+        if (c[e + 1] == by && confirmedIndex[e + 1] == index && k[i + 4] == start && k[i + 5] == end
+                && (k[i + 6] & KEY_BITS) == shape) {
+            recent[e >>> 1] = 1;
+            return e + 1;
+        }
+        return -1;
+    }
+
+    /**
+     * Notes that entry {@code e}'s fourth long is the one {@code by} and {@code index} determine (the writer has just
+     * found or kept it with that long), so that {@link #findConfirmed} finds it with them; {@code by} is kept until
+     * the entry is replaced or confirmed by another.
+     */
+    void confirm(int e, Object by, int index) {
+        if (confirmedBy == null) {
+            confirmedBy = new Object[1 << bits];
+            confirmedIndex = new int[1 << bits];
+        }
+        confirmedBy[e] = by;
+        confirmedIndex[e] = index;
+    }
+
+    /**
      * Keeps {@code len} bytes of {@code b} from {@code off} (at most {@link #MAX_BYTES}) for the range so
      * described, in place of its set's less recently used entry; returns the entry.
      */
@@ -104,6 +150,9 @@ final class RangeBytes {
             e = first; // an empty set: its first way, which a lookup tries first
         }
         recent[first >>> 1] = (byte) (e - first);
+        if (confirmedBy != null) {
+            confirmedBy[e] = null;
+        }
         int i = e << 2;
         keys[i] = start;
         keys[i + 1] = end;

@@ -216,6 +216,29 @@ class ElementPipeTest {
             }
             assertThat(sink.seen).isEqualTo(stream.size());
         }
+        // an element (a word and a reference), then a range of new sizes (a reference and two words), and again: the
+        // references run out before the words, at a change of sizes as often as at an element
+        for (int first = 0; first < 2; first++) {
+            List<TraceElement> mixed = new ArrayList<>();
+            for (int i = 0; i < 200_000; i++) {
+                mixed.add((i + first) % 2 == 0 ? elements.get(i) : new InstructionRange(0, 0x1000 + i * 8L,
+                        0x1000 + i * 8L + 6, 3, Isa.T32, WaypointKind.NONE, CallKind.NONE, true, SIZES[2 + i / 2 % 2],
+                        (short) 0));
+            }
+            Expecting sink = new Expecting(mixed, 0);
+            try (ElementPipe pipe = new ElementPipe(sink, "pipe-test")) {
+                for (TraceElement e : mixed) {
+                    if (e instanceof InstructionRange r) {
+                        pipe.range(r.source(), r.start(), r.end(), r.count(), r.isa(), r.lastKind(), r.lastCall(),
+                                r.lastExecuted(), r.sizes(), r.sizesIndex());
+                    } else {
+                        pipe.accept(e);
+                    }
+                }
+                pipe.end();
+            }
+            assertThat(sink.seen).isEqualTo(mixed.size());
+        }
     }
 
     /** The decoder failed: the listing gets what was decoded before, as with a direct call, and no end. */

@@ -8,10 +8,12 @@ import io.armtrace.image.MemoryImage;
 import io.armtrace.image.ProgramImage;
 import io.armtrace.image.Symbol;
 import io.armtrace.image.SymbolTable;
+import io.armtrace.trace.CallKind;
 import io.armtrace.trace.CycleCount;
 import io.armtrace.trace.ElementSink;
 import io.armtrace.trace.ExceptionEntry;
 import io.armtrace.trace.InstructionRange;
+import io.armtrace.trace.InstructionSizes;
 import io.armtrace.trace.Isa;
 import io.armtrace.trace.NoImage;
 import io.armtrace.trace.RunningThread;
@@ -544,6 +546,36 @@ class ListingBytesTest {
                     w -> listJsonl(w, elements, withSource, false, true, false)), StandardCharsets.UTF_8), expected,
                     "with source " + withSource);
         }
+    }
+
+    /**
+     * A kept range line is found again by the instruction sizes it was listed with, without working out its last
+     * instruction's address: ranges of the same start, end and count whose T32 instructions differ in size (code
+     * that changed, or another process's at the same address) have each their own {@code "last"}, listed alternately.
+     */
+    @Test
+    void rangesAlikeButForTheirInstructionSizesKeepTheirOwnLastAddress() {
+        InstructionSizes narrowFirst = InstructionSizes.ofOffsets(new int[] {0, 2, 4, 8}); // last at +4
+        InstructionSizes wideFirst = InstructionSizes.ofOffsets(new int[] {0, 4, 6, 8}); // last at +6
+        // sizes 4, 2, 2, 4: from instruction 0 the last at +6, from instruction 1 at +4
+        InstructionSizes fromEither = InstructionSizes.ofOffsets(new int[] {0, 4, 6, 8, 12});
+        List<TraceElement> elements = new ArrayList<>();
+        for (int i = 0; i < 30; i++) {
+            for (long start : new long[] {0x8000, 0x8000_0000_1000L}) {
+                elements.add(new InstructionRange(0x10, start, start + 8, 3, Isa.T32, WaypointKind.DIRECT_BRANCH,
+                        CallKind.NONE, true, narrowFirst, (short) 0));
+                elements.add(new InstructionRange(0x10, start, start + 8, 3, Isa.T32, WaypointKind.DIRECT_BRANCH,
+                        CallKind.NONE, true, wideFirst, (short) 0));
+                for (int from = 0; from < 2; from++) {
+                    elements.add(new InstructionRange(0x10, start, start + 8, 3, Isa.T32, WaypointKind.DIRECT_BRANCH,
+                            CallKind.NONE, true, fromEither, (short) (from ^ i % 2)));
+                }
+            }
+        }
+        String expected = jsonReference(elements, false, false, true, false);
+        assertThat(expected).contains("\"last\":\"0x8004\"").contains("\"last\":\"0x8006\"");
+        sameText(new String(throughBytes(StandardCharsets.UTF_8, 1 << 16, false,
+                w -> listJsonl(w, elements, false, false, true, false)), StandardCharsets.UTF_8), expected, "listing");
     }
 
     @Test
