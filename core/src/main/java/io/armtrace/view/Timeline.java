@@ -14,6 +14,10 @@ import io.armtrace.trace.ExceptionTrace;
 import io.armtrace.trace.Gap;
 import io.armtrace.trace.InstructionCount;
 import io.armtrace.trace.InstructionRange;
+import io.armtrace.trace.InstructionSizes;
+import io.armtrace.trace.Isa;
+import io.armtrace.trace.CallKind;
+import io.armtrace.trace.WaypointKind;
 import io.armtrace.trace.LocalTimestamp;
 import io.armtrace.trace.NoImage;
 import io.armtrace.trace.PcSample;
@@ -32,10 +36,24 @@ import io.armtrace.trace.Trigger;
  * since the previous cycle count, ending with the preceding element"), so this stage holds each
  * instruction range back by one element: when the range goes on, {@link #cycles()} already includes its
  * own cycles, i.e. it is the cycle count at the end of the range. A timestamp applies to what follows it.
+ *
+ * <p>Ranges and cycle counts given as their fields ({@link #range}, {@link #cycles}) are held and passed on as fields,
+ * so this stage makes no object for them; a range given as an element is passed on as its fields too.
  */
 public final class Timeline implements ElementSink, ElementVisitor {
     private ElementSink next;
-    private InstructionRange held;
+    /** Whether a range is held back, and its fields. */
+    private boolean held;
+    private int heldSource;
+    private long heldStart;
+    private long heldEnd;
+    private int heldCount;
+    private Isa heldIsa;
+    private WaypointKind heldLastKind;
+    private CallKind heldLastCall;
+    private boolean heldLastExecuted;
+    private InstructionSizes heldSizes;
+    private int heldSizesIndex;
     private long cycles = -1;
     private long timestamp = -1;
 
@@ -70,15 +88,37 @@ public final class Timeline implements ElementSink, ElementVisitor {
 
     @Override
     public void visit(CycleCount c) {
-        cycles = (cycles < 0 ? 0 : cycles) + c.cycles();
+        cycles(c.source(), c.cycles());
+    }
+
+    @Override
+    public void cycles(int source, long cycles) {
+        this.cycles = (this.cycles < 0 ? 0 : this.cycles) + cycles;
         release();
-        next.accept(c);
+        next.cycles(source, cycles);
     }
 
     @Override
     public void visit(InstructionRange r) {
+        range(r.source(), r.start(), r.end(), r.count(), r.isa(), r.lastKind(), r.lastCall(), r.lastExecuted(), r.sizes(),
+                r.sizesIndex());
+    }
+
+    @Override
+    public void range(int source, long start, long end, int count, Isa isa, WaypointKind lastKind, CallKind lastCall,
+                      boolean lastExecuted, InstructionSizes sizes, int sizesIndex) {
         release();
-        held = r;
+        held = true;
+        heldSource = source;
+        heldStart = start;
+        heldEnd = end;
+        heldCount = count;
+        heldIsa = isa;
+        heldLastKind = lastKind;
+        heldLastCall = lastCall;
+        heldLastExecuted = lastExecuted;
+        heldSizes = sizes;
+        heldSizesIndex = sizesIndex;
     }
 
     /** A timestamp's own cycle count (ETMv4) is not added: the cycle count elements count every cycle. */
@@ -178,10 +218,12 @@ public final class Timeline implements ElementSink, ElementVisitor {
     }
 
     private void release() {
-        if (held != null) {
-            InstructionRange r = held;
-            held = null;
-            next.accept(r);
+        if (held) {
+            held = false;
+            InstructionSizes sizes = heldSizes;
+            heldSizes = null;
+            next.range(heldSource, heldStart, heldEnd, heldCount, heldIsa, heldLastKind, heldLastCall, heldLastExecuted,
+                    sizes, heldSizesIndex);
         }
     }
 
