@@ -220,6 +220,20 @@ public final class ThreadTimeline implements RunningThread {
                 next.accept(e);
             }
 
+            /* Ranges and cycle counts never move the thread or the time: passed on as they come, as fields. */
+
+            @Override
+            public void range(int source, long start, long end, int count, io.armtrace.trace.Isa isa,
+                              io.armtrace.trace.WaypointKind lastKind, io.armtrace.trace.CallKind lastCall,
+                              boolean lastExecuted, io.armtrace.trace.InstructionSizes sizes, int sizesIndex) {
+                next.range(source, start, end, count, isa, lastKind, lastCall, lastExecuted, sizes, sizesIndex);
+            }
+
+            @Override
+            public void cycles(int source, long cycles) {
+                next.cycles(source, cycles);
+            }
+
             @Override
             public void end() {
                 next.end();
