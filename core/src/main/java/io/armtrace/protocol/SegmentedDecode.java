@@ -63,5 +63,18 @@ final class SegmentedDecode {
             }
             next.accept(e);
         }
+
+        /** Ranges and cycle counts carry no offset: passed on as fields (a recording's later segments, nearly all). */
+        @Override
+        public void range(int source, long start, long end, int count, io.armtrace.trace.Isa isa,
+                          io.armtrace.trace.WaypointKind lastKind, io.armtrace.trace.CallKind lastCall,
+                          boolean lastExecuted, io.armtrace.trace.InstructionSizes sizes, int sizesIndex) {
+            next.range(source, start, end, count, isa, lastKind, lastCall, lastExecuted, sizes, sizesIndex);
+        }
+
+        @Override
+        public void cycles(int source, long cycles) {
+            next.cycles(source, cycles);
+        }
     }
 }
