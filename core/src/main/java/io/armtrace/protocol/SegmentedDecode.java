@@ -48,8 +48,11 @@ final class SegmentedDecode {
         }
     }
 
-    /** Moves the offsets of a segment's elements by the segment's own offset; does not end the stream. */
-    private record Shifted(ElementSink next, long by) implements ElementSink {
+    /**
+     * Moves the offsets of a segment's elements by the segment's own offset; does not end the stream. Ranges and cycle
+     * counts carry no offset: they go on as fields (a recording's later segments, nearly all its elements).
+     */
+    private record Shifted(ElementSink next, long by) implements io.armtrace.trace.ForwardingSink {
         @Override
         public void accept(TraceElement e) {
             if (e instanceof Gap g) {
@@ -62,19 +65,6 @@ final class SegmentedDecode {
                 e = new Trigger(t.source(), t.offset() + by);
             }
             next.accept(e);
-        }
-
-        /** Ranges and cycle counts carry no offset: passed on as fields (a recording's later segments, nearly all). */
-        @Override
-        public void range(int source, long start, long end, int count, io.armtrace.trace.Isa isa,
-                          io.armtrace.trace.WaypointKind lastKind, io.armtrace.trace.CallKind lastCall,
-                          boolean lastExecuted, io.armtrace.trace.InstructionSizes sizes, int sizesIndex) {
-            next.range(source, start, end, count, isa, lastKind, lastCall, lastExecuted, sizes, sizesIndex);
-        }
-
-        @Override
-        public void cycles(int source, long cycles) {
-            next.cycles(source, cycles);
         }
     }
 }

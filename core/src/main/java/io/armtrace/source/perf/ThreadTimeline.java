@@ -211,7 +211,7 @@ public final class ThreadTimeline implements RunningThread {
 
     @Override
     public ElementSink feed(ElementSink next) {
-        return new ElementSink() {
+        return new io.armtrace.trace.ForwardingSink() {
             @Override
             public void accept(TraceElement e) {
                 if (!(e instanceof InstructionRange)) { // nearly every element, and never one that moves the thread or time
@@ -220,18 +220,11 @@ public final class ThreadTimeline implements RunningThread {
                 next.accept(e);
             }
 
-            /* Ranges and cycle counts never move the thread or the time: passed on as they come, as fields. */
+            /* Ranges and cycle counts never move the thread or the time: they go on as fields (ForwardingSink). */
 
             @Override
-            public void range(int source, long start, long end, int count, io.armtrace.trace.Isa isa,
-                              io.armtrace.trace.WaypointKind lastKind, io.armtrace.trace.CallKind lastCall,
-                              boolean lastExecuted, io.armtrace.trace.InstructionSizes sizes, int sizesIndex) {
-                next.range(source, start, end, count, isa, lastKind, lastCall, lastExecuted, sizes, sizesIndex);
-            }
-
-            @Override
-            public void cycles(int source, long cycles) {
-                next.cycles(source, cycles);
+            public ElementSink next() {
+                return next;
             }
 
             @Override
