@@ -440,6 +440,9 @@ public final class ChunkedDecode {
         }
 
         java.io.InputStream open() throws IOException {
+            if (failure != null) {
+                throw failure; // a spilled piece whose file lost bytes must not be read back as if whole
+            }
             if (file != null) {
                 return Files.newInputStream(file);
             }
