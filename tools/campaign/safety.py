@@ -488,15 +488,16 @@ class Safety:
                      ["completion", "bash"], ["encode", "--protocol", "etm3", "--list-options"]):
             out.append(Case("full", " ".join(argv) + " > /dev/full", argv, (1,), stdout="full"))
         for name, argv in [("decode --jobs 2", ["decode", tc2, "--jobs", "2", "--insn"]),
-                           ("decode pieces", ["decode", self.big_tc2(200), "--source", "0x13", "--jobs", "2",
-                                              "--chunk-size", "64K", "--insn"])]:
+                           ("decode pieces", ["decode", self.big_tc2(800), "--source", "0x13", "--jobs", "2",
+                                              "--chunk-size", "256K", "--insn"])]:
             d = self.case_dir()
             # at -Xmx64m the pieces waiting to be written keep at most 4 MiB of formatted output in memory together,
             # then spill to the temporary directory. A piece being written keeps nothing, so a piece spills only where
-            # it passes 4 MiB while the one before it is still being decoded: with four pieces of a text listing
-            # (about 7 MB each) a thread held back by the machine's load can miss that, and the decode rightly
-            # succeeds. Pieces of 64K with a listing per instruction (about 7 MB each, 14 of them) spilled in every run
-            # made, also with both processors busy with other work.
+            # it passes 4 MiB while the one before it is still being decoded. Pieces of 64K with a listing per
+            # instruction (about 7 MB each) had to be more than half done before the piece before them ended, and
+            # the two threads' pieces, staggered by about half a piece, now and then never were: the decode rightly
+            # succeeded and the case failed. Pieces of 256K (about 28 MB each, 14 of them) pass 4 MiB a seventh of
+            # the way through, so with two threads some piece spills however the pieces are staggered.
             out.append(Case("full", "temporary directory full: " + name, argv, (1,),
                             jvm=["-Xmx64m", "-Djava.io.tmpdir=" + d],
                             fsize=64 << 10, err_has="temporary directory " + d, work=d,
