@@ -65,7 +65,11 @@ import java.util.zip.GZIPInputStream;
  *                               jsonl-insn (JSON Lines, one object per instruction), text-piped and
  *                               jsonl-piped (text and jsonl with the listing on a thread of its own, as
  *                               `armtrace decode` with two processors: time them by the wall clock) or
- *                               pipe-null (decode into a pipe whose other end only counts)
+ *                               pipe-null (decode into a pipe whose other end only counts); text-helped and
+ *                               jsonl-helped (the listing on its own thread, helped by the decoder's, as
+ *                               `armtrace decode` runs it with two processors), text-pieces and jsonl-pieces (the
+ *                               trace cut into pieces of 4 MiB, or VS_PIECE_BYTES, each decoded and formatted on
+ *                               one of two threads, as `decode --jobs 2 --chunk-size 4M`)
  * mtb DUMPS REPEAT              decode a fleet of MTB dumps (OpenCSD has no MTB decoder)
  * repeat SNAPSHOT OUT BYTES     write a copy of SNAPSHOT whose trace is repeated to at least BYTES
  * encode-run OUT ELF CORE NAME BYTES CHUNK [same-run]
@@ -369,6 +373,10 @@ public final class VsOpenCsd {
     private static final int OUT_BUF = Integer.parseInt(System.getenv().getOrDefault("VS_OUT_BUF",
             Integer.toString(io.armtrace.view.EncodingWriter.OUTPUT_BUFFER)));
 
+    /** The pieces' size of the "-pieces" modes: the automatic one unless VS_PIECE_BYTES=BYTES. */
+    private static final long PIECE_BYTES = Long.parseLong(System.getenv().getOrDefault("VS_PIECE_BYTES",
+            Long.toString(4L << 20)));
+
     private static final boolean PACKET_OBJECTS = "1".equals(System.getenv("VS_PACKET_OBJECTS"));
 
     private static Counts run(TraceProtocol protocol, DecodeInput input, byte[] trace, String mode) throws IOException {
@@ -458,6 +466,17 @@ public final class VsOpenCsd {
                         StandardCharsets.UTF_8);
                 io.armtrace.trace.ElementPipe.decode(s -> protocol.decode(input, new Tee(c, s)), listing, helping,
                         OutputStream.nullOutputStream(), "listing");
+            }
+            case "text-pieces", "jsonl-pieces" -> {
+                // as `armtrace decode --jobs 2 --chunk-size 4M`: pieces of the trace decoded and formatted on two
+                // threads, their bytes joined in order (ChunkedDecode); only the listed elements are counted
+                boolean jsonl = mode.startsWith("jsonl");
+                io.armtrace.protocol.ChunkedDecode.Split split = io.armtrace.protocol.ChunkedDecode.decode(protocol,
+                        input, new io.armtrace.view.ListingPieces(w -> jsonl
+                                ? new JsonlWriter(w, input.image(), false, true)
+                                : new TextWriter(w, input.image(), false, false), StandardCharsets.UTF_8),
+                        OutputStream.nullOutputStream(), 2, PIECE_BYTES);
+                c.elements = split.listed();
             }
             case "pipe-null" -> decode(protocol, input, c, true); // what the pipe costs the decoder
             default -> throw new IllegalArgumentException("unknown mode " + mode);

@@ -46,12 +46,27 @@ import java.util.concurrent.TimeUnit;
 public final class ChunkedDecode {
     /** Sync points at the start of a chunk where the previous chunk's decoder may hand over. */
     static final int PROBE_SYNCS = 32;
+    /** Formatted pieces of at least this many bytes of trace are cut {@link #FINER} times finer, then grouped. */
+    static final long FINER_FROM = 1L << 20;
+    static final int FINER = 8;
 
     private final TraceProtocol protocol;
     private final DecodeInput input;
     private final int threads;
-    private final long[] starts;
+    /**
+     * The chunks' split points. A formatted decode cut finer than its pieces ({@link #pieceBytes} above 0) keeps
+     * here, once probed, only the points where its pieces start ({@link #group}), before {@link #probed} is counted
+     * down: a piece reads them after {@link #probes()}.
+     */
+    private long[] starts;
     private final List<Map<Long, Object>> probes = new ArrayList<>();
+    /** Bytes of trace a formatted piece spans at most, when {@link #starts} are finer (0: they are the pieces). */
+    private long pieceBytes;
+    /**
+     * Where a formatted decode's chunk 0 ends, set before it starts: the first point of a piece of the size asked
+     * for, which stays the second piece's start whatever size the pieces after it get.
+     */
+    private long firstEnd;
     /** Counted down when {@link #probes} is complete, or when probing failed ({@link #probesFailed}). */
     private final java.util.concurrent.CountDownLatch probed = new java.util.concurrent.CountDownLatch(1);
     private volatile boolean probesFailed;
@@ -134,7 +149,12 @@ public final class ChunkedDecode {
     static Split decode(TraceProtocol protocol, DecodeInput input, PieceFormat format, java.io.OutputStream out,
                         int threads, long chunkSize, long spillBytes, Path tempDir) throws IOException {
         long t0 = System.nanoTime();
-        long[] points = threads > 1 && chunkSize > 0 ? protocol.splitPoints(input, chunkSize) : new long[0];
+        // large pieces are cut finer and joined again once the probes say how many bytes of listing a byte of
+        // trace makes (group): a listing of 400 bytes a trace byte (JSON Lines of T32 ranges) made 1.6 GB for
+        // each 4 MB piece, and a waiting piece spilled most of it to a temporary file
+        boolean finer = threads > 1 && chunkSize >= FINER_FROM;
+        long[] points = threads > 1 && chunkSize > 0
+                ? protocol.splitPoints(input, finer ? chunkSize / FINER : chunkSize) : new long[0];
         long scan = System.nanoTime() - t0;
         if (points.length == 0) {
             PieceFormat.Formatter f = format.open(out);
@@ -150,7 +170,9 @@ public final class ChunkedDecode {
         }
         long[] starts = new long[points.length + 1];
         System.arraycopy(points, 0, starts, 1, points.length);
-        return new ChunkedDecode(protocol, input, threads, starts, format, spillBytes, tempDir).runFormatted(out, scan);
+        ChunkedDecode d = new ChunkedDecode(protocol, input, threads, starts, format, spillBytes, tempDir);
+        d.pieceBytes = finer ? chunkSize : 0;
+        return d.runFormatted(out, scan);
     }
 
     /**
@@ -624,28 +646,91 @@ public final class ChunkedDecode {
     private void probe(ExecutorService pool) throws IOException {
         boolean done = false;
         try {
-            List<Future<Map<Long, Object>>> runs = new ArrayList<>();
-            for (int k = 0; k < starts.length; k++) {
-                if (k == 0) {
-                    runs.add(null);
-                    continue;
+            int n = starts.length;
+            List<Map<Long, Object>> states = new ArrayList<>(java.util.Collections.nCopies(n, null));
+            states.set(0, Map.of());
+            long[] listing = new long[n];
+            long[] traced = new long[n];
+            // cut finer: first the points of pieces of the size asked for, whose probes say how much listing a byte
+            // of trace makes; then, if that makes pieces too large for the memory budget, the points between
+            runProbes(pool, k -> k % step() == 0, states, listing, traced);
+            if (pieceBytes > 0) {
+                int step = pieceStep(listing, traced);
+                runProbes(pool, k -> k > FINER && (k - FINER) % step == 0, states, listing, traced);
+                List<Long> kept = new ArrayList<>();
+                for (int k = 0; k < n; k++) {
+                    if (k == 0 || states.get(k) != null) {
+                        kept.add(starts[k]);
+                        probes.add(states.get(k));
+                    }
                 }
-                int chunk = k;
-                runs.add(pool.submit(() -> {
-                    // with a format, the formatter's state is part of the seam: it runs here too, its bytes dropped
-                    PieceRun run = new PieceRun(chunk, format == null ? null : new Piece(true), true);
-                    run.decode();
-                    return run.states;
-                }));
-            }
-            for (Future<Map<Long, Object>> f : runs) {
-                probes.add(f == null ? Map.of() : await(f));
+                starts = kept.stream().mapToLong(Long::longValue).toArray();
+            } else {
+                probes.addAll(states);
             }
             done = true;
         } finally {
             probesFailed = !done;
             probed.countDown();
         }
+    }
+
+    /** The finer split points a piece spans when {@link #pieceBytes} are the size asked for, else 1. */
+    private int step() {
+        return pieceBytes > 0 ? FINER : 1;
+    }
+
+    /**
+     * Probes chunks {@code 1..} whose index {@code which} takes and that were not probed yet, into {@code states};
+     * a formatted probe also counts the bytes of listing it made and the bytes of trace they came from.
+     */
+    private void runProbes(ExecutorService pool, java.util.function.IntPredicate which, List<Map<Long, Object>> states,
+                           long[] listing, long[] traced) throws IOException {
+        Map<Integer, Future<Map<Long, Object>>> runs = new java.util.TreeMap<>();
+        for (int k = 1; k < starts.length; k++) {
+            if (states.get(k) != null || !which.test(k)) {
+                continue;
+            }
+            int chunk = k;
+            runs.put(k, pool.submit(() -> {
+                // with a format, the formatter's state is part of the seam: it runs here too, its bytes dropped
+                // (and counted)
+                Piece dropping = format == null ? null : new Piece(true);
+                PieceRun run = new PieceRun(chunk, dropping, true);
+                run.decode();
+                if (dropping != null && !run.states.isEmpty()) {
+                    run.formatter.flush();
+                    listing[chunk] = dropping.dropped;
+                    traced[chunk] = java.util.Collections.max(run.states.keySet()) - starts[chunk];
+                }
+                return run.states;
+            }));
+        }
+        for (Map.Entry<Integer, Future<Map<Long, Object>>> r : runs.entrySet()) {
+            states.set(r.getKey(), await(r.getValue()));
+        }
+    }
+
+    /**
+     * The finer split points a piece spans (1 to {@link #FINER}) so that a waiting piece's listing fits in its share
+     * of the memory budget, as the probes measured it: {@code listing} bytes made from {@code traced} bytes of trace
+     * at the points probed. A waiting piece then keeps its listing in memory rather than spill it.
+     */
+    private int pieceStep(long[] listing, long[] traced) {
+        long out = 0;
+        long in = 0;
+        for (int k = 0; k < listing.length; k++) {
+            out += listing[k];
+            in += traced[k];
+        }
+        if (out <= 0 || in <= 0) {
+            return FINER;
+        }
+        double pieceListing = (double) out / in * pieceBytes;
+        // the pieces that wait while they are decoded: all threads' but the head's (pieces that have finished
+        // waiting hold theirs too, but only where the head is the slowest, which it is not as a rule)
+        double share = (double) budget.limit / Math.max(1, threads - 1);
+        return (int) Math.max(1, Math.min(FINER, Math.floor(FINER * share / pieceListing)));
     }
 
     /** The probes' states, once all are known (chunk 0 starts before they are). */
@@ -733,6 +818,8 @@ public final class ChunkedDecode {
         private final Map<Long, long[]> marks = new HashMap<>();
         private boolean finished;
         private boolean deleted;
+        /** Bytes written to a piece that drops them (a probe's): how much listing its probe made. */
+        long dropped;
 
         Piece() {
         }
@@ -751,6 +838,7 @@ public final class ChunkedDecode {
         @Override
         public synchronized void write(byte[] b, int off, int len) {
             if (deleted) {
+                dropped += len;
                 return; // a chunk decoded by the chunk before it, still running: its bytes are not wanted
             }
             position += len;
@@ -769,6 +857,7 @@ public final class ChunkedDecode {
         @Override
         public synchronized byte[] take(byte[] full, int length) {
             if (deleted) {
+                dropped += length;
                 return full;
             }
             position += length;
@@ -837,8 +926,10 @@ public final class ChunkedDecode {
             // chunk 0 needs no probe until it reaches its end: it starts first, so that the compiler sees the
             // decode and the listing of a long stretch of trace, not only the probes' short ones (compiled from
             // those alone, the decoder's largest methods were compiled again and again as chunks met the rest)
+            firstEnd = step() < n ? starts[step()] : Long.MAX_VALUE;
             int submitted = submitPiece(pool, 0, pieces, chunks, out);
             probe(pool);
+            n = starts.length; // the pieces, when the split points were finer
             probing = System.nanoTime() - probing;
             // at most threads + 2 chunks in flight: the one being written out and threads + 1 ahead of it
             int window = threads + 1;
@@ -952,7 +1043,8 @@ public final class ChunkedDecode {
          */
         PieceRun(int k, Piece piece, boolean probing) {
             this.k = k;
-            this.end = k + 1 < starts.length ? starts[k + 1] : Long.MAX_VALUE;
+            // chunk 0 starts before the probes say where the pieces after it start (firstEnd)
+            this.end = k == 0 && !probing ? firstEnd : k + 1 < starts.length ? starts[k + 1] : Long.MAX_VALUE;
             this.piece = piece;
             this.formatter = piece == null ? null : format.open(piece);
             this.probing = probing;
@@ -1041,8 +1133,9 @@ public final class ChunkedDecode {
                 piece.mark(offset, listed);
             }
             if (offset >= end) {
+                List<Map<Long, Object>> probedAll = probes(); // first: the pieces' starts are final once published
                 int j = chunkOf(offset);
-                Object there = probes().get(j).get(offset);
+                Object there = probedAll.get(j).get(offset);
                 if (j > k && there != null && there.equals(new SeamState(state, formatter.state()))) {
                     formatter.flush();
                     next = j;

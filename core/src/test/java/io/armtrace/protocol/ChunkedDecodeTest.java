@@ -256,6 +256,51 @@ class ChunkedDecodeTest {
     }
 
     /**
+     * Pieces of a megabyte or more are cut finer, then joined again so that a waiting piece's listing fits in its
+     * share of the memory budget, as the probes measured bytes of listing per byte of trace: with a small budget the
+     * pieces after the first are the finer cuts, with a large one they are the size asked for; the bytes are the sequential
+     * ones either way and nothing is left in the temporary directory.
+     */
+    @Test
+    void largePiecesAreSizedToTheListingTheyMake(@org.junit.jupiter.api.io.TempDir java.nio.file.Path tmp)
+            throws IOException {
+        Snapshot snapshot = Snapshot.load(SharedData.tc2());
+        SnapshotSource ptm = snapshot.source(0x13).orElseThrow();
+        TraceProtocol protocol = Protocols.forDeviceType(ptm.type()).orElseThrow();
+        byte[] once;
+        try (java.io.InputStream in = ptm.data().open()) {
+            once = in.readAllBytes();
+        }
+        java.io.ByteArrayOutputStream repeated = new java.io.ByteArrayOutputStream();
+        while (repeated.size() < 2_800_000) {
+            repeated.write(once);
+        }
+        DecodeInput input = new DecodeInput(ptm.traceId(), ptm.registers(), ptm.image(),
+                TraceData.of("PTM repeated", repeated.toByteArray()), DecodeOptions.DEFAULT);
+        PieceFormat format = listing(input.image(), 0);
+        byte[] expected = sequential(protocol, input, format);
+        long piece = ChunkedDecode.FINER_FROM;
+        int finer = protocol.splitPoints(input, piece / ChunkedDecode.FINER).length + 1;
+        int asked = protocol.splitPoints(input, piece).length + 1;
+        assertThat(finer).as("finer cuts").isGreaterThan(2 * asked);
+        // a budget of 4 MB: the listing (about 33 bytes a trace byte) of each finer cut is over its share already
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        ChunkedDecode.Split small = ChunkedDecode.decode(protocol, input, format, out, 2, piece, 4L << 20, tmp);
+        assertThat(out.toByteArray()).isEqualTo(expected);
+        // the first piece, started before the probes, spans the size asked for; every finer point after it starts
+        // a piece
+        assertThat(small.chunks()).as("pieces within a small budget").isEqualTo(finer - ChunkedDecode.FINER + 1);
+        out.reset();
+        ChunkedDecode.Split large = ChunkedDecode.decode(protocol, input, format, out, 2, piece, 1L << 34, tmp);
+        assertThat(out.toByteArray()).isEqualTo(expected);
+        assertThat(large.chunks()).as("pieces within a large budget").isBetween(asked - 1, asked + 1);
+        assertThat(small.chunks()).isGreaterThan(2 * large.chunks());
+        try (var left = java.nio.file.Files.list(tmp)) {
+            assertThat(left).as("temporary files left").isEmpty();
+        }
+    }
+
+    /**
      * A failed write to the output (a full disk, checked; a reader gone, unchecked as the command line's
      * standard output throws it) ends the decode with that failure, and the pieces' files are deleted.
      */
