@@ -64,7 +64,8 @@ final class DecodeCommand implements Callable<Integer> {
 
     @Option(names = "--chunk-size", paramLabel = "BYTES", converter = ByteSize.class,
             description = "Cut one source larger than BYTES (K, M, G suffixes, e.g. 8M) at sync points and decode its "
-                    + "pieces on the --jobs threads at once (ETMv3, PTM, ETMv4). Output is the same as in one piece. "
+                    + "pieces on the --jobs threads at once (ETMv3, PTM, ETMv4); pieces whose listing would not fit in "
+                    + "memory while they wait their turn are cut smaller. Output is the same as in one piece. "
                     + "Default: pieces of 4M for a source of 8M or more when there are 4 or more threads and "
                     + "processors and the listing has no --last, --time, filter or progress bar (docs/performance.md).")
     Long chunkSize;
