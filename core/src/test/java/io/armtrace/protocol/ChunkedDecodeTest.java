@@ -187,6 +187,11 @@ class ChunkedDecodeTest {
                 : new TextWriter(w, image, kind == 1, false), java.nio.charset.StandardCharsets.UTF_8, buffer);
     }
 
+    /** TC2's PTM source (0x13). */
+    private static SnapshotSource tc2Ptm() throws IOException {
+        return Snapshot.load(SharedData.tc2()).source(0x13).orElseThrow();
+    }
+
     /** The bytes of a sequential decode in {@code format}. */
     private static byte[] sequential(TraceProtocol protocol, DecodeInput input, PieceFormat format) throws IOException {
         java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
@@ -264,8 +269,7 @@ class ChunkedDecodeTest {
     @Test
     void largePiecesAreSizedToTheListingTheyMake(@org.junit.jupiter.api.io.TempDir java.nio.file.Path tmp)
             throws IOException {
-        Snapshot snapshot = Snapshot.load(SharedData.tc2());
-        SnapshotSource ptm = snapshot.source(0x13).orElseThrow();
+        SnapshotSource ptm = tc2Ptm();
         TraceProtocol protocol = Protocols.forDeviceType(ptm.type()).orElseThrow();
         byte[] once;
         try (java.io.InputStream in = ptm.data().open()) {
@@ -307,8 +311,7 @@ class ChunkedDecodeTest {
     @Test
     void aFailedOutputEndsTheDecodeAndLeavesNoFile(@org.junit.jupiter.api.io.TempDir java.nio.file.Path tmp)
             throws IOException {
-        Snapshot snapshot = Snapshot.load(SharedData.tc2());
-        SnapshotSource ptm = snapshot.source(0x13).orElseThrow();
+        SnapshotSource ptm = tc2Ptm();
         TraceProtocol protocol = Protocols.forDeviceType(ptm.type()).orElseThrow();
         DecodeInput input = DecodeInput.of(ptm);
         for (boolean unchecked : new boolean[] {false, true}) {
