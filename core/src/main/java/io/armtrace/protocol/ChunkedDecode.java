@@ -49,6 +49,12 @@ public final class ChunkedDecode {
     /** Formatted pieces of at least this many bytes of trace are cut {@link #FINER} times finer, then grouped. */
     static final long FINER_FROM = 1L << 20;
     static final int FINER = 8;
+    /**
+     * The least memory budget with which pieces are cut finer: a heap of 1 GB. Small pieces (128 KB of ETMv4 as JSON
+     * Lines) were measured to hold, now and then, 40 to 70 MB more than the budget in a 128 MB heap (the pieces'
+     * writers and decoders, more of them started and ended), and ran out of it at times; with 1 MB pieces, 23 MB.
+     */
+    static final long FINER_BUDGET = 64L << 20;
 
     private final TraceProtocol protocol;
     private final DecodeInput input;
@@ -148,11 +154,18 @@ public final class ChunkedDecode {
      */
     static Split decode(TraceProtocol protocol, DecodeInput input, PieceFormat format, java.io.OutputStream out,
                         int threads, long chunkSize, long spillBytes, Path tempDir) throws IOException {
+        return decode(protocol, input, format, out, threads, chunkSize, spillBytes, tempDir, FINER_BUDGET);
+    }
+
+    /** As above, cutting finer (then grouping) only with a budget of at least {@code finerBudget} bytes. */
+    static Split decode(TraceProtocol protocol, DecodeInput input, PieceFormat format, java.io.OutputStream out,
+                        int threads, long chunkSize, long spillBytes, Path tempDir, long finerBudget)
+            throws IOException {
         long t0 = System.nanoTime();
         // large pieces are cut finer and joined again once the probes say how many bytes of listing a byte of
         // trace makes (group): a listing of 400 bytes a trace byte (JSON Lines of T32 ranges) made 1.6 GB for
         // each 4 MB piece, and a waiting piece spilled most of it to a temporary file
-        boolean finer = threads > 1 && chunkSize >= FINER_FROM;
+        boolean finer = threads > 1 && chunkSize >= FINER_FROM && spillBytes >= finerBudget;
         long[] points = threads > 1 && chunkSize > 0
                 ? protocol.splitPoints(input, finer ? chunkSize / FINER : chunkSize) : new long[0];
         long scan = System.nanoTime() - t0;

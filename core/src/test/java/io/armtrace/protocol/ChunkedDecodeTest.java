@@ -287,15 +287,20 @@ class ChunkedDecodeTest {
         int finer = protocol.splitPoints(input, piece / ChunkedDecode.FINER).length + 1;
         int asked = protocol.splitPoints(input, piece).length + 1;
         assertThat(finer).as("finer cuts").isGreaterThan(2 * asked);
-        // a budget of 4 MB: the listing (about 33 bytes a trace byte) of each finer cut is over its share already
+        // a budget of 4 MB: the listing (about 33 bytes a trace byte) of each finer cut is over its share already;
+        // so small a budget is one of a small heap, where pieces are not cut finer unless asked (the last argument)
         java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
-        ChunkedDecode.Split small = ChunkedDecode.decode(protocol, input, format, out, 2, piece, 4L << 20, tmp);
+        ChunkedDecode.Split kept = ChunkedDecode.decode(protocol, input, format, out, 2, piece, 4L << 20, tmp);
+        assertThat(out.toByteArray()).isEqualTo(expected);
+        assertThat(kept.chunks()).as("a small heap's pieces").isEqualTo(asked);
+        out.reset();
+        ChunkedDecode.Split small = ChunkedDecode.decode(protocol, input, format, out, 2, piece, 4L << 20, tmp, 0);
         assertThat(out.toByteArray()).isEqualTo(expected);
         // the first piece, started before the probes, spans the size asked for; every finer point after it starts
         // a piece
         assertThat(small.chunks()).as("pieces within a small budget").isEqualTo(finer - ChunkedDecode.FINER + 1);
         out.reset();
-        ChunkedDecode.Split large = ChunkedDecode.decode(protocol, input, format, out, 2, piece, 1L << 34, tmp);
+        ChunkedDecode.Split large = ChunkedDecode.decode(protocol, input, format, out, 2, piece, 1L << 34, tmp, 0);
         assertThat(out.toByteArray()).isEqualTo(expected);
         assertThat(large.chunks()).as("pieces within a large budget").isBetween(asked - 1, asked + 1);
         assertThat(small.chunks()).isGreaterThan(2 * large.chunks());
