@@ -61,7 +61,7 @@ public final class ChunkedDecode {
     private final int threads;
     /**
      * The chunks' split points. A formatted decode cut finer than its pieces ({@link #pieceBytes} above 0) keeps
-     * here, once probed, only the points where its pieces start ({@link #group}), before {@link #probed} is counted
+     * here, once probed, only the points where its pieces start ({@link #probe}), before {@link #probed} is counted
      * down: a piece reads them after {@link #probes()}.
      */
     private long[] starts;
@@ -668,11 +668,13 @@ public final class ChunkedDecode {
             // of trace makes; then, if that makes pieces too large for the memory budget, the points between
             runProbes(pool, k -> k % step() == 0, states, listing, traced);
             if (pieceBytes > 0) {
+                // chunk 0, already running, ends at point FINER; a piece starts every step points from there
                 int step = pieceStep(listing, traced);
-                runProbes(pool, k -> k > FINER && (k - FINER) % step == 0, states, listing, traced);
+                java.util.function.IntPredicate starting = k -> k >= FINER && (k - FINER) % step == 0;
+                runProbes(pool, starting, states, listing, traced);
                 List<Long> kept = new ArrayList<>();
                 for (int k = 0; k < n; k++) {
-                    if (k == 0 || states.get(k) != null) {
+                    if (k == 0 || starting.test(k)) {
                         kept.add(starts[k]);
                         probes.add(states.get(k));
                     }
