@@ -146,7 +146,7 @@ class Campaign:
         problems = []
         if rc == "timeout":
             problems.append("hang")
-        if "OutOfMemoryError" in err:
+        if "OutOfMemoryError" in err or "armtrace: out of memory" in err:
             problems.append("oom")
         if STACK.search(err):
             problems.append("stack-trace")

@@ -606,7 +606,7 @@ class Safety:
         problems = []
         if rc == "timeout" or kept_going:
             problems.append("hang")
-        if "OutOfMemoryError" in err:
+        if "OutOfMemoryError" in err or "armtrace: out of memory" in err:
             problems.append("oom")
         if self.c.stack.search(err):
             problems.append("stack-trace")

@@ -109,8 +109,39 @@ public final class Main implements Runnable {
         }
     }
 
+    /**
+     * Heap set aside at start and let go when the heap runs out, so that saying so (and ending) finds room: without
+     * it, in a heap of a few megabytes the handler below ran out of heap itself now and then, and the command hung.
+     */
+    private static volatile byte[] reserve;
+
     public static void main(String[] args) {
-        System.exit(run(args, standardOutput(), new PrintWriter(System.err, true)));
+        PrintWriter err = new PrintWriter(System.err, true);
+        if (args.length == 1 && (args[0].equals("--version") || args[0].equals("-V"))) {
+            System.exit(run(args, standardOutput(), err)); // loads no more than it needs (StartupTest)
+        }
+        reserve = new byte[256 << 10];
+        // made now: by then even joining strings may find no room
+        byte[] outOfMemory = (outOfMemorySentence() + System.lineSeparator()).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        Thread.setDefaultUncaughtExceptionHandler((thread, e) -> {
+            if (e instanceof OutOfMemoryError) {
+                // a thread of the command's that ran out of heap while handing over its failure (a FutureTask left
+                // completing for ever): what waits for it would never hear, so the command ends here, its temporary
+                // files deleted by the shutdown hook; the other threads may take the room let go first, so if
+                // saying so or ending fails for want of heap, the JVM stops at once
+                try {
+                    reserve = null;
+                    System.err.write(outOfMemory, 0, outOfMemory.length);
+                    System.err.flush();
+                    System.exit(1);
+                } catch (Throwable again) {
+                    Runtime.getRuntime().halt(1);
+                }
+            }
+            System.err.print("Exception in thread \"" + thread.getName() + "\" ");
+            e.printStackTrace();
+        });
+        System.exit(run(args, standardOutput(), err));
     }
 
     /** The exit code of a lost output, after its one sentence (none when the reader went away). */
@@ -316,11 +347,34 @@ public final class Main implements Runnable {
                 throw e;
             }
             return outputLost(lost, err, showStack);
+        } catch (OutOfMemoryError e) {
+            return outOfMemory(e, err, showStack);
         }
         if (code == 0 && out.checkError()) {
             return standardOutputLost(err, showStack);
         }
         return code;
+    }
+
+    /**
+     * The exit code of a command that ran out of heap, after one sentence saying how to give it more: what it wrote
+     * is incomplete. By the time the error reaches here, what the command held is garbage, so there is room to say so.
+     */
+    static int outOfMemory(OutOfMemoryError e, PrintWriter err, boolean showStack) {
+        reserve = null;
+        err.println(outOfMemorySentence());
+        if (showStack) {
+            e.printStackTrace(err);
+        }
+        err.flush();
+        return 1;
+    }
+
+    /** What {@link #outOfMemory} says. */
+    static String outOfMemorySentence() {
+        long mb = Runtime.getRuntime().maxMemory() >> 20;
+        return "armtrace: out of memory (a Java heap of " + mb + " MB); any output is incomplete. Give Java more with "
+                + "ARMTRACE_JAVA_OPTS=\"-Xss8m -Xmx" + Math.max(1, (2 * mb + 1023) >> 10) + "g\", or decode with --jobs 1.";
     }
 
     /** The exit code when what was printed to standard output did not all get there, after its sentence. */

@@ -50,9 +50,10 @@ public final class ChunkedDecode {
     static final long FINER_FROM = 1L << 20;
     static final int FINER = 8;
     /**
-     * The least memory budget with which pieces are cut finer: a heap of 1 GB. Small pieces (128 KB of ETMv4 as JSON
-     * Lines) were measured to hold, now and then, 40 to 70 MB more than the budget in a 128 MB heap (the pieces'
-     * writers and decoders, more of them started and ended), and ran out of it at times; with 1 MB pieces, 23 MB.
+     * The least memory budget with which pieces are cut finer: a heap of 1 GB. Chosen when small pieces (128 KB of
+     * ETMv4 as JSON Lines) held 40 to 70 MB more than the budget in a 128 MB heap and ran out of it at times: every
+     * spilled piece kept its writer's last buffer through its file's stream (fixed: {@link Spool#delete}; about 20 MB
+     * live at most since). Below it a waiting piece's share is smaller than the listing of even the finer cuts.
      */
     static final long FINER_BUDGET = 64L << 20;
 
@@ -81,7 +82,7 @@ public final class ChunkedDecode {
     private final long spillBytes;
     private final Path tempDir;
     /** The formatted pieces' blocks, taken again by later pieces once a piece's bytes are written out. */
-    private final SpareBlocks spareBlocks = new SpareBlocks();
+    private final SpareBlocks spareBlocks;
     /** What the formatted pieces keep in memory together, at most. */
     private final Budget budget;
     private volatile boolean cancelled;
@@ -99,6 +100,7 @@ public final class ChunkedDecode {
         this.format = format;
         this.spillBytes = spillBytes;
         this.budget = new Budget(spillBytes);
+        this.spareBlocks = new SpareBlocks(spillBytes);
         this.tempDir = tempDir;
         // builds the image's piece table here, on the calling thread, before any decoder thread copies it
         input.image().memory().copy();
@@ -496,6 +498,9 @@ public final class ChunkedDecode {
                 } catch (IOException e) {
                     // deleted anyway; a failed write was reported where it happened
                 }
+                // dropped, not only closed: the file's stream keeps the last array written through it (a writer's
+                // buffer of a megabyte, passed straight on by the BufferedOutputStream), and its own 64 KB buffer
+                fileOut = null;
             }
             if (file != null) {
                 Files.deleteIfExists(file);
@@ -545,17 +550,40 @@ public final class ChunkedDecode {
      */
     static final class SpareBlocks {
         private final Map<Integer, java.util.ArrayDeque<byte[]>> free = new HashMap<>();
+        /**
+         * Bytes kept at most: the budget of what the pieces keep. Blocks are of a few sizes, each kept up to what the
+         * pieces once held of it, so without this the spare ones could reach a few times the budget (9 MB with a
+         * budget of 8 MB in a 128 MB heap, measured); past it a block given back is the collector's.
+         */
+        private final long cap;
+        private long kept;
+
+        SpareBlocks(long cap) {
+            this.cap = cap;
+        }
 
         /** A spare block of {@code size} bytes, or null if there is none. */
         synchronized byte[] take(int size) {
             java.util.ArrayDeque<byte[]> sized = free.get(size);
-            return sized == null ? null : sized.pollFirst();
+            byte[] b = sized == null ? null : sized.pollFirst();
+            if (b != null) {
+                kept -= b.length;
+            }
+            return b;
         }
 
         synchronized void give(List<byte[]> blocks) {
             for (byte[] b : blocks) {
-                free.computeIfAbsent(b.length, n -> new java.util.ArrayDeque<>()).addFirst(b);
+                if (kept + b.length <= cap) {
+                    free.computeIfAbsent(b.length, n -> new java.util.ArrayDeque<>()).addFirst(b);
+                    kept += b.length;
+                }
             }
+        }
+
+        /** Bytes of the spare blocks (for tests). */
+        synchronized long kept() {
+            return kept;
         }
     }
 
@@ -835,6 +863,12 @@ public final class ChunkedDecode {
         private boolean deleted;
         /** Bytes written to a piece that drops them (a probe's): how much listing its probe made. */
         long dropped;
+        /**
+         * What stopped a write half done (the heap full while spilling, say): the piece's bytes are then not whole,
+         * and handing over to it would write a listing with a hole (or fail later, as if a temporary file had been
+         * cut short), so {@link #becomeHead} throws this instead.
+         */
+        private Throwable broken;
 
         Piece() {
         }
@@ -865,6 +899,9 @@ public final class ChunkedDecode {
                 }
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
+            } catch (RuntimeException | Error e) {
+                broken = e;
+                throw e;
             }
         }
 
@@ -884,6 +921,9 @@ public final class ChunkedDecode {
                 return spool.keep(full, length);
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
+            } catch (RuntimeException | Error e) {
+                broken = e;
+                throw e;
             }
         }
 
@@ -913,6 +953,12 @@ public final class ChunkedDecode {
 
         /** From now on the chunk writes to {@code out}, after what it kept from byte {@code from} on. */
         synchronized void becomeHead(long from, java.io.OutputStream out) throws IOException {
+            if (broken instanceof Error e) {
+                throw e;
+            }
+            if (broken instanceof RuntimeException e) {
+                throw e;
+            }
             spool.copyTo(from, position, out);
             spool.delete();
             direct = out;
@@ -976,6 +1022,9 @@ public final class ChunkedDecode {
                 join += System.nanoTime() - t;
                 for (int k = cur; k < next; k++) {
                     pieces.get(k).delete();
+                    // and forgotten: a piece written out is garbage, whatever it still refers to (one kept to the end
+                    // held, through its file's stream, its writer's last buffer: a megabyte a spilled piece)
+                    pieces.set(k, null);
                 }
                 cur = next;
                 fromListed = mark[1];

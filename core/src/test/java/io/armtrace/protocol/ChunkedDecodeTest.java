@@ -357,7 +357,7 @@ class ChunkedDecodeTest {
     @Test
     void spoolsKeepWholeBuffersWithinASharedBudgetThenSpill(@org.junit.jupiter.api.io.TempDir java.nio.file.Path tmp)
             throws IOException {
-        ChunkedDecode.SpareBlocks spare = new ChunkedDecode.SpareBlocks();
+        ChunkedDecode.SpareBlocks spare = new ChunkedDecode.SpareBlocks(10_000);
         byte[] given = new byte[512];
         spare.give(List.of(given));
         ChunkedDecode.Budget budget = new ChunkedDecode.Budget(10_000);
@@ -414,5 +414,44 @@ class ChunkedDecodeTest {
         assertThat(file).doesNotExist();
         assertThat(budget.held()).isZero();
         assertThat(ChunkedDecode.temporaryFiles()).doesNotContain(file);
+        assertThat(spare.kept()).as("spare blocks kept within the budget").isBetween(1L, 10_000L);
+    }
+
+    /** Spare blocks given back past the budget they are kept within go to the collector. */
+    @Test
+    void spareBlocksAreKeptWithinTheirCap() {
+        ChunkedDecode.SpareBlocks spare = new ChunkedDecode.SpareBlocks(3 << 10);
+        byte[] a = new byte[1 << 10];
+        byte[] b = new byte[1 << 10];
+        byte[] c = new byte[2 << 10];
+        spare.give(List.of(a, b, c));
+        assertThat(spare.kept()).isEqualTo(2 << 10);
+        assertThat(spare.take(2 << 10)).as("past the cap: not kept").isNull();
+        assertThat(spare.take(1 << 10)).isIn(a, b);
+        spare.give(List.of(c));
+        assertThat(spare.kept()).isEqualTo(3 << 10);
+        assertThat(spare.take(2 << 10)).isSameAs(c);
+    }
+
+    /**
+     * A spilled spool, once deleted, lets go of its file's stream, and with it of the last array written through it:
+     * a deleted piece that stayed in the decode's list of pieces held its writer's last buffer (a megabyte) that way,
+     * so memory grew with the number of pieces that had spilled (beyond 60 MB in a 128 MB heap), until the heap ran out.
+     */
+    @Test
+    void aDeletedSpoolHoldsNothingItWasGiven(@org.junit.jupiter.api.io.TempDir java.nio.file.Path tmp) throws IOException {
+        ChunkedDecode.Spool spool = new ChunkedDecode.Spool(new ChunkedDecode.Budget(1 << 10), tmp,
+                new ChunkedDecode.SpareBlocks(1 << 10));
+        byte[] big = new byte[1 << 20];
+        spool.write(big, 0, big.length);
+        assertThat(spool.file()).as("past the budget: in the file").exists();
+        java.lang.ref.WeakReference<byte[]> written = new java.lang.ref.WeakReference<>(big);
+        big = null;
+        spool.delete();
+        for (int i = 0; i < 20 && written.get() != null; i++) {
+            System.gc();
+        }
+        assertThat(written.get()).as("the array written, after the spool was deleted").isNull();
+        java.lang.ref.Reference.reachabilityFence(spool);
     }
 }
