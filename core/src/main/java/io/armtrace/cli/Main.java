@@ -138,8 +138,22 @@ public final class Main implements Runnable {
                     Runtime.getRuntime().halt(1);
                 }
             }
-            System.err.print("Exception in thread \"" + thread.getName() + "\" ");
-            e.printStackTrace();
+            try {
+                System.err.print("Exception in thread \"" + thread.getName() + "\" ");
+                e.printStackTrace();
+            } catch (Throwable again) {
+                // saying it found no heap (in a heap of a few megabytes): the thread that died may be one the command
+                // waits for, so rather than hang, say what ran out and stop
+                try {
+                    reserve = null;
+                    if (again instanceof OutOfMemoryError) {
+                        System.err.write(outOfMemory, 0, outOfMemory.length);
+                        System.err.flush();
+                    }
+                } finally {
+                    Runtime.getRuntime().halt(1);
+                }
+            }
         });
         System.exit(run(args, standardOutput(), err));
     }

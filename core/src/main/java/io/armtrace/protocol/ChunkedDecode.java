@@ -746,6 +746,7 @@ public final class ChunkedDecode {
                     listing[chunk] = dropping.dropped;
                     traced[chunk] = java.util.Collections.max(run.states.keySet()) - starts[chunk];
                 }
+                run.release();
                 return run.states;
             }));
         }
@@ -903,6 +904,13 @@ public final class ChunkedDecode {
                 broken = e;
                 throw e;
             }
+        }
+
+        /** A formatter's first buffer: a spare one if there is one. */
+        @Override
+        public byte[] buffer(int size) {
+            byte[] b = spareBlocks.take(size);
+            return b != null ? b : new byte[size];
         }
 
         /** A formatter's full buffer: written out by the head, kept whole by a piece that waits for its turn. */
@@ -1070,6 +1078,7 @@ public final class ChunkedDecode {
     private Chunk formatChunk(int k, Piece piece) throws IOException {
         PieceRun run = new PieceRun(k, piece, false);
         run.decode();
+        run.release();
         return new Chunk(null, run.listed, Map.of(), run.next, run.seam);
     }
 
@@ -1117,6 +1126,14 @@ public final class ChunkedDecode {
             this.ownLast = own == null ? -1 : own.keySet().stream().mapToLong(Long::longValue).max().orElse(-1);
             // a formatted probe formats too: fewer sync points (seams come at the first in practice)
             this.probeSyncs = formatter == null ? PROBE_SYNCS : PROBE_SYNCS / 4;
+        }
+
+        /** Once the run is done: its formatter's buffer to the spare blocks, for the next piece's or probe's formatter. */
+        void release() {
+            byte[] b = formatter == null ? null : formatter.release();
+            if (b != null) {
+                spareBlocks.give(List.of(b));
+            }
         }
 
         void decode() throws IOException {

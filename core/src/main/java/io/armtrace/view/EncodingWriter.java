@@ -61,7 +61,8 @@ public final class EncodingWriter extends Writer {
         this.asciiAsItself = charset.equals(StandardCharsets.UTF_8) || charset.equals(StandardCharsets.US_ASCII)
                 || charset.equals(StandardCharsets.ISO_8859_1);
         this.utf8 = charset.equals(StandardCharsets.UTF_8);
-        this.buf = new byte[Math.max(bufferSize, 64)];
+        int size = Math.max(bufferSize, 64);
+        this.buf = taker != null ? taker.buffer(size) : new byte[size];
         this.bytes = ByteBuffer.wrap(buf);
         this.fastLimit = buf.length;
     }
@@ -394,6 +395,21 @@ public final class EncodingWriter extends Writer {
         ensureOpen();
         flushBuffer();
         out.flush();
+    }
+
+    /**
+     * Gives up this writer's buffer, for a {@link io.armtrace.trace.PieceFormat.BufferTaker} stream to use again:
+     * what is still in it is dropped (flush first to keep it), and the writer is closed without closing its stream.
+     */
+    public byte[] releaseBuffer() {
+        byte[] b = buf;
+        buf = new byte[0];
+        bytes = ByteBuffer.wrap(buf);
+        pos = 0;
+        haveLeftover = false;
+        closed = true;
+        fastLimit = 0;
+        return b;
     }
 
     /** Writes what is buffered (a high surrogate still waiting for its pair becomes malformed) and closes the stream. */

@@ -39,7 +39,8 @@ public final class ListingPieces implements PieceFormat {
         // the EncodingWriter's own PrintWriter: the listing writers put ASCII lines straight into its byte buffer
         // (ListingOutput); through a plain PrintWriter each line became a String and was encoded again, which made
         // the pieces together take 1.5 to 1.9 times the CPU time of one listing
-        PrintWriter w = EncodingWriter.takingBuffers(bytes, charset, bufferSize).printWriter(false);
+        EncodingWriter encoding = EncodingWriter.takingBuffers(bytes, charset, bufferSize);
+        PrintWriter w = encoding.printWriter(false);
         ElementSink sink = writer.apply(w);
         return new Formatter() {
             @Override
@@ -75,6 +76,11 @@ public final class ListingPieces implements PieceFormat {
             public void end() {
                 sink.end();
                 w.flush();
+            }
+
+            @Override
+            public byte[] release() {
+                return encoding.releaseBuffer();
             }
         };
     }
