@@ -197,16 +197,7 @@ class ChunkedDecodeTest {
             throws IOException {
         SnapshotSource ptm = tc2Ptm();
         TraceProtocol protocol = Protocols.forDeviceType(ptm.type()).orElseThrow();
-        byte[] once;
-        try (java.io.InputStream in = ptm.data().open()) {
-            once = in.readAllBytes();
-        }
-        java.io.ByteArrayOutputStream repeated = new java.io.ByteArrayOutputStream();
-        while (repeated.size() < 400_000) {
-            repeated.write(once);
-        }
-        DecodeInput input = new DecodeInput(ptm.traceId(), ptm.registers(), ptm.image(),
-                TraceData.of("PTM repeated", repeated.toByteArray()), DecodeOptions.DEFAULT);
+        DecodeInput input = repeated(ptm, 400_000);
         PieceFormat listing = listing(input.image(), 0, 4096);
         byte[] expected = sequential(protocol, input, listing);
         java.util.concurrent.atomic.AtomicInteger opened = new java.util.concurrent.atomic.AtomicInteger();
@@ -252,6 +243,20 @@ class ChunkedDecodeTest {
         // when written, against 45 with each formatter keeping its buffer, and none asked before)
         assertThat(distinct.size()).as("distinct first buffers of %d formatters", opened.get())
                 .isLessThan(opened.get() / 2);
+    }
+
+    /** {@code source}'s trace repeated to at least {@code bytes}, with its image and registers. */
+    private static DecodeInput repeated(SnapshotSource source, int bytes) throws IOException {
+        byte[] once;
+        try (java.io.InputStream in = source.data().open()) {
+            once = in.readAllBytes();
+        }
+        java.io.ByteArrayOutputStream repeated = new java.io.ByteArrayOutputStream();
+        while (repeated.size() < bytes) {
+            repeated.write(once);
+        }
+        return new DecodeInput(source.traceId(), source.registers(), source.image(),
+                TraceData.of("PTM repeated", repeated.toByteArray()), DecodeOptions.DEFAULT);
     }
 
     /** TC2's PTM source (0x13). */
@@ -338,16 +343,7 @@ class ChunkedDecodeTest {
             throws IOException {
         SnapshotSource ptm = tc2Ptm();
         TraceProtocol protocol = Protocols.forDeviceType(ptm.type()).orElseThrow();
-        byte[] once;
-        try (java.io.InputStream in = ptm.data().open()) {
-            once = in.readAllBytes();
-        }
-        java.io.ByteArrayOutputStream repeated = new java.io.ByteArrayOutputStream();
-        while (repeated.size() < 2_800_000) {
-            repeated.write(once);
-        }
-        DecodeInput input = new DecodeInput(ptm.traceId(), ptm.registers(), ptm.image(),
-                TraceData.of("PTM repeated", repeated.toByteArray()), DecodeOptions.DEFAULT);
+        DecodeInput input = repeated(ptm, 2_800_000);
         PieceFormat format = listing(input.image(), 0);
         byte[] expected = sequential(protocol, input, format);
         long piece = ChunkedDecode.FINER_FROM;
