@@ -31,6 +31,8 @@
 #   REPEAT=N      command runs per figure, median taken (default 5)
 #   RUNS=N        in-JVM runs per phase, best taken (default 3)
 #   CHUNK=BYTES   piece size (default 4194304, the automatic one)
+#   INPUTS="DIR..." snapshot directories to time instead of the two TC2 inputs (for example the large-footprint
+#                 ones bench/vs-opencsd/sqlite-input.sh makes, nothing repeated); each is labelled by its name
 # Needs: a JDK 17 and Maven.
 set -euo pipefail
 
@@ -45,7 +47,12 @@ say() { printf '%s\n' "$*" >&2; }
 
 command -v java >/dev/null || { say "bench/jobs: needs java (a JDK 17)"; exit 2; }
 command -v mvn >/dev/null || { say "bench/jobs: needs mvn (Maven)"; exit 2; }
-[ -f "$TC2/snapshot.ini" ] || { say "bench/jobs: no TC2 snapshot at $TC2 (set TC2=DIR)"; exit 2; }
+inputs=()
+for d in ${INPUTS:-}; do
+  [ -f "$d/snapshot.ini" ] || { say "bench/jobs: no snapshot at $d (INPUTS)"; exit 2; }
+  inputs+=("$(cd "$d" && pwd)")
+done
+[ -n "${INPUTS:-}" ] || [ -f "$TC2/snapshot.ini" ] || { say "bench/jobs: no TC2 snapshot at $TC2 (set TC2=DIR)"; exit 2; }
 
 if [ -n "${SCRATCH:-}" ]; then
   mkdir -p "$SCRATCH"
@@ -66,8 +73,11 @@ mkdir -p "$work/src-copy"
 cp="$work/src-copy/core/target/test-classes:$work/src-copy/core/target/classes:$(cat "$work/src-copy/core/target/bench-classpath.txt")"
 jar="$work/src-copy/core/target/armtrace.jar"
 
-say "making the inputs..."
-[ -f "$work/in/ptm-tc2/trace_0.bin" ] || java -Xmx2g -cp "$cp" io.armtrace.bench.VsOpenCsd prepare "$work/in" "$TC2" >/dev/null
+if [ ${#inputs[@]} -eq 0 ]; then
+  say "making the inputs..."
+  [ -f "$work/in/ptm-tc2/trace_0.bin" ] || java -Xmx2g -cp "$cp" io.armtrace.bench.VsOpenCsd prepare "$work/in" "$TC2" >/dev/null
+  inputs=("$work/in/ptm-tc2" "$work/in/etm3-tc2")
+fi
 
 load() { cut -d' ' -f1 /proc/loadavg; }
 median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
@@ -104,35 +114,36 @@ field() { sed -n "s/.*\b$1=\([^ ]*\).*/\1/p" <<<"$2"; }
 cli_rows=()
 cpu_rows=()
 phase_rows=()
-for input in ptm-tc2 etm3-tc2; do
+for path in "${inputs[@]}"; do
+  input=${path##*/}
   for fmt in text jsonl; do
     opts=(); [ "$fmt" = jsonl ] && opts=(--format jsonl --ranges)
     label="$input, $fmt$( [ "$fmt" = jsonl ] && echo ' --ranges' || true)"
     say "  $label: checksums..."
-    s1=$(java -jar "$jar" decode "$work/in/$input" "${opts[@]}" --jobs 1 | md5sum | cut -d' ' -f1)
-    sn=$(java -jar "$jar" decode "$work/in/$input" "${opts[@]}" --jobs "$JOBS" --chunk-size "$CHUNK" | md5sum | cut -d' ' -f1)
+    s1=$(java -jar "$jar" decode "$path" "${opts[@]}" --jobs 1 | md5sum | cut -d' ' -f1)
+    sn=$(java -jar "$jar" decode "$path" "${opts[@]}" --jobs "$JOBS" --chunk-size "$CHUNK" | md5sum | cut -d' ' -f1)
     [ "$s1" = "$sn" ] || { say "MISMATCH: $label: --jobs 1 and --jobs $JOBS differ"; exit 1; }
-    sp=$(java -jar "$jar" decode "$work/in/$input" "${opts[@]}" --jobs "$JOBS" | md5sum | cut -d' ' -f1)
+    sp=$(java -jar "$jar" decode "$path" "${opts[@]}" --jobs "$JOBS" | md5sum | cut -d' ' -f1)
     [ "$s1" = "$sp" ] || { say "MISMATCH: $label: --jobs 1 and --jobs $JOBS in one piece differ"; exit 1; }
     say "  $label: command wall times..."
     l1=$(load)
-    r1=$(for i in $(seq "$REPEAT"); do wall "$launcher" decode "$work/in/$input" "${opts[@]}" --jobs 1; done)
+    r1=$(for i in $(seq "$REPEAT"); do wall "$launcher" decode "$path" "${opts[@]}" --jobs 1; done)
     ln=$(load)
-    rn=$(for i in $(seq "$REPEAT"); do wall "$launcher" decode "$work/in/$input" "${opts[@]}" --jobs "$JOBS" --chunk-size "$CHUNK"; done)
+    rn=$(for i in $(seq "$REPEAT"); do wall "$launcher" decode "$path" "${opts[@]}" --jobs "$JOBS" --chunk-size "$CHUNK"; done)
     lp=$(load)
-    rp=$(for i in $(seq "$REPEAT"); do wall "$launcher" decode "$work/in/$input" "${opts[@]}" --jobs "$JOBS"; done)
+    rp=$(for i in $(seq "$REPEAT"); do wall "$launcher" decode "$path" "${opts[@]}" --jobs "$JOBS"; done)
     t1=$(cut -d' ' -f1 <<<"$r1" | median); c1=$(cut -d' ' -f2 <<<"$r1" | median)
     tn=$(cut -d' ' -f1 <<<"$rn" | median); cn=$(cut -d' ' -f2 <<<"$rn" | median)
     tp=$(cut -d' ' -f1 <<<"$rp" | median); cp1=$(cut -d' ' -f2 <<<"$rp" | median)
     cli_rows+=("| $label | $t1 s / $c1 s (load $l1) | $tn s / $cn s (load $ln) | $(awk -v a="$t1" -v b="$tn" -v c="$cn" -v n="$JOBS" 'BEGIN { printf "%.2fx | %.2fx", a / b, n * a / c }') | $tp s / $cp1 s (load $lp) | $(awk -v a="$t1" -v b="$tp" -v c="$cp1" -v n="$JOBS" 'BEGIN { printf "%.2fx | %.2fx", a / b, n * a / c }') |")
     say "  $label: compiler and collector..."
-    a1=$(accounts decode "$work/in/$input" "${opts[@]}" --jobs 1)
-    an=$(accounts decode "$work/in/$input" "${opts[@]}" --jobs "$JOBS" --chunk-size "$CHUNK")
-    ap=$(accounts decode "$work/in/$input" "${opts[@]}" --jobs "$JOBS")
+    a1=$(accounts decode "$path" "${opts[@]}" --jobs 1)
+    an=$(accounts decode "$path" "${opts[@]}" --jobs "$JOBS" --chunk-size "$CHUNK")
+    ap=$(accounts decode "$path" "${opts[@]}" --jobs "$JOBS")
     cpu_rows+=("| $label | $(awk '{ printf "%s / %s / %s / %s / %s", $1, $2, $3, $4, $5 }' <<<"$a1") | $(awk '{ printf "%s / %s / %s / %s / %s", $1, $2, $3, $4, $5 }' <<<"$an") | $(awk '{ printf "%s / %s / %s / %s / %s", $1, $2, $3, $4, $5 }' <<<"$ap") |")
     say "  $label: phases..."
     lp=$(load)
-    p=$(java -cp "$cp" io.armtrace.bench.JobsPhases "$work/in/$input" "$fmt" "$RUNS" "$CHUNK" "$JOBS")
+    p=$(java -cp "$cp" io.armtrace.bench.JobsPhases "$path" "$fmt" "$RUNS" "$CHUNK" "$JOBS")
     phase_rows+=("$(awk -v d="$(field decode "$p")" -v one="$(field listing_1 "$p")" -v many="$(field listing_n "$p")" \
       -v scan="$(field scan "$p")" -v probe="$(field probe "$p")" -v join="$(field join "$p")" -v n="$JOBS" \
       -v label="$label" -v load="$lp" -v chunks="$(field chunks "$p")" -v seams="$(field seams "$p")" 'BEGIN {
