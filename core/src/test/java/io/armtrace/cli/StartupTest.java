@@ -138,4 +138,56 @@ class StartupTest {
         assertThat(Files.readAllLines(out)).hasSize(1).allMatch(l -> l.startsWith("armtrace "));
         assertThat(Files.readString(tmp.resolve("err.txt"))).isEmpty();
     }
+
+    /** The system's transparent huge page setting, as the kernel gives it ("always [madvise] never"), or "". */
+    private static String hugePageSetting() throws Exception {
+        Path f = Path.of("/sys/kernel/mm/transparent_hugepage/enabled");
+        return Files.isReadable(f) ? Files.readString(f).trim() : "";
+    }
+
+    /**
+     * The launcher asks for transparent huge pages for the heap exactly where the system gives them on request
+     * (docs/performance.md, "Huge pages"): its java is a stand-in that prints the options it was given, in a copy of
+     * the launcher beside a jar newer than any source (so nothing is built). A JVM given the option there prints
+     * nothing more than without it.
+     */
+    @Test
+    void theLauncherAsksForHugePagesOnlyWhereTheSystemGivesThemOnRequest(@TempDir Path tmp) throws Exception {
+        Path copy = tmp.resolve("armtrace");
+        Files.copy(Path.of("armtrace"), copy);
+        Files.createDirectories(tmp.resolve("core/target"));
+        Files.writeString(tmp.resolve("core/target/armtrace.jar"), "");
+        Path bin = Files.createDirectories(tmp.resolve("bin"));
+        Path fakeJava = bin.resolve("java");
+        Files.writeString(fakeJava, "#!/bin/sh\nfor a in \"$@\"; do echo \"$a\"; done\n");
+        assertThat(fakeJava.toFile().setExecutable(true)).isTrue();
+        ProcessBuilder pb = new ProcessBuilder("sh", copy.toString(), "--version")
+                .redirectOutput(tmp.resolve("args.txt").toFile()).redirectError(tmp.resolve("err.txt").toFile());
+        pb.environment().put("PATH", bin + java.io.File.pathSeparator + System.getenv("PATH"));
+        pb.environment().remove("ARMTRACE_JAVA_OPTS");
+        Process p = pb.start();
+        assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(p.exitValue()).as(Files.readString(tmp.resolve("err.txt"))).isZero();
+        List<String> args = Files.readAllLines(tmp.resolve("args.txt"));
+        assertThat(args).contains("-XX:+UseSerialGC", "-jar", "--version");
+        boolean onRequest = hugePageSetting().contains("[madvise]");
+        if (onRequest) {
+            assertThat(args).contains("-XX:+UseTransparentHugePages");
+        } else {
+            assertThat(args).doesNotContain("-XX:+UseTransparentHugePages");
+        }
+        // the option as the launcher gives it (where it gives it) leaves standard error empty
+        List<String> command = new java.util.ArrayList<>(List.of(OutputTargetsTest.javaBin(),
+                "-Xlog:disable", "-Xlog:all=warning:stderr"));
+        if (onRequest) {
+            command.add("-XX:+UseTransparentHugePages");
+        }
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), "io.armtrace.cli.Main", "--version"));
+        Process v = new ProcessBuilder(command).redirectOutput(tmp.resolve("out.txt").toFile())
+                .redirectError(tmp.resolve("verr.txt").toFile()).start();
+        assertThat(v.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(v.exitValue()).isZero();
+        assertThat(Files.readString(tmp.resolve("verr.txt"))).isEmpty();
+        assertThat(Files.readAllLines(tmp.resolve("out.txt"))).hasSize(1).allMatch(l -> l.startsWith("armtrace "));
+    }
 }
