@@ -32,6 +32,13 @@ class CodeWalkerTest {
         return new CodeWalker(m, new InstructionClassifier(p), isb, max);
     }
 
+    /** {@code n} A32 instructions {@code b .} from address 0: {@code n} blocks of one instruction each. */
+    private static MemoryImage branchesToThemselves(int n) {
+        int[] code = new int[n];
+        java.util.Arrays.fill(code, 0xEAFFFFFE); // b .
+        return new MemoryImage().add(0, words(code), "c");
+    }
+
     @Test
     void a32BlockEndsAtFirstWaypoint() {
         MemoryImage m = new MemoryImage().add(0x8000, words(
@@ -254,9 +261,7 @@ class CodeWalkerTest {
     @Test
     void cacheIsBoundedAndClearedWhenFull() {
         int n = 1000;
-        int[] code = new int[n];
-        java.util.Arrays.fill(code, 0xEAFFFFFE); // b .
-        MemoryImage m = new MemoryImage().add(0, words(code), "c");
+        MemoryImage m = branchesToThemselves(n);
         CodeWalker w = new CodeWalker(m, new InstructionClassifier(Profile.AR), false, 4096, 64);
         for (int round = 0; round < 3; round++) {
             for (int i = 0; i < n; i++) {
@@ -280,9 +285,7 @@ class CodeWalkerTest {
     @Test
     void theDefaultCacheHoldsALargeProgramsBlocks() {
         int n = 100_000;
-        int[] code = new int[n];
-        java.util.Arrays.fill(code, 0xEAFFFFFE); // b .
-        MemoryImage m = new MemoryImage().add(0, words(code), "c");
+        MemoryImage m = branchesToThemselves(n);
         CodeWalker w = new CodeWalker(m, new InstructionClassifier(Profile.AR), false, 4096);
         for (int round = 0; round < 2; round++) {
             for (int i = 0; i < n; i++) {
@@ -297,9 +300,7 @@ class CodeWalkerTest {
     @Test
     void cacheGrowsWithTheCodeWithoutLosingBlocks() {
         int n = 5000; // more blocks than the table's first size: it doubles several times
-        int[] code = new int[n];
-        java.util.Arrays.fill(code, 0xEAFFFFFE); // b .
-        MemoryImage m = new MemoryImage().add(0, words(code), "c");
+        MemoryImage m = branchesToThemselves(n);
         CodeWalker w = walker(m, Profile.AR, false, 4096);
         Block[] first = new Block[n];
         for (int i = 0; i < n; i++) {
