@@ -127,6 +127,9 @@ class StartupTest {
             options.add("-XX:CompileCommand=inline," + cls + "::" + method);
         }
         assertThat(options).hasSize(8);
+        if (hugePageSetting().contains("[madvise]")) {
+            options.add("-XX:+UseTransparentHugePages"); // as the launcher gives it there (the test below)
+        }
         List<String> command = new java.util.ArrayList<>(List.of(OutputTargetsTest.javaBin()));
         command.addAll(options);
         command.addAll(List.of("-cp", System.getProperty("java.class.path"), "io.armtrace.cli.Main", "--version"));
@@ -148,8 +151,8 @@ class StartupTest {
     /**
      * The launcher asks for transparent huge pages for the heap exactly where the system gives them on request
      * (docs/performance.md, "Huge pages"): its java is a stand-in that prints the options it was given, in a copy of
-     * the launcher beside a jar newer than any source (so nothing is built). A JVM given the option there prints
-     * nothing more than without it.
+     * the launcher beside a jar newer than any source (so nothing is built). That a JVM given the option prints
+     * nothing more is checked with the other launcher options above.
      */
     @Test
     void theLauncherAsksForHugePagesOnlyWhereTheSystemGivesThemOnRequest(@TempDir Path tmp) throws Exception {
@@ -170,24 +173,10 @@ class StartupTest {
         assertThat(p.exitValue()).as(Files.readString(tmp.resolve("err.txt"))).isZero();
         List<String> args = Files.readAllLines(tmp.resolve("args.txt"));
         assertThat(args).contains("-XX:+UseSerialGC", "-jar", "--version");
-        boolean onRequest = hugePageSetting().contains("[madvise]");
-        if (onRequest) {
+        if (hugePageSetting().contains("[madvise]")) {
             assertThat(args).contains("-XX:+UseTransparentHugePages");
         } else {
             assertThat(args).doesNotContain("-XX:+UseTransparentHugePages");
         }
-        // the option as the launcher gives it (where it gives it) leaves standard error empty
-        List<String> command = new java.util.ArrayList<>(List.of(OutputTargetsTest.javaBin(),
-                "-Xlog:disable", "-Xlog:all=warning:stderr"));
-        if (onRequest) {
-            command.add("-XX:+UseTransparentHugePages");
-        }
-        command.addAll(List.of("-cp", System.getProperty("java.class.path"), "io.armtrace.cli.Main", "--version"));
-        Process v = new ProcessBuilder(command).redirectOutput(tmp.resolve("out.txt").toFile())
-                .redirectError(tmp.resolve("verr.txt").toFile()).start();
-        assertThat(v.waitFor(60, TimeUnit.SECONDS)).isTrue();
-        assertThat(v.exitValue()).isZero();
-        assertThat(Files.readString(tmp.resolve("verr.txt"))).isEmpty();
-        assertThat(Files.readAllLines(tmp.resolve("out.txt"))).hasSize(1).allMatch(l -> l.startsWith("armtrace "));
     }
 }

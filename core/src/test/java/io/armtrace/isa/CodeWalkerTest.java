@@ -285,8 +285,7 @@ class CodeWalkerTest {
     @Test
     void theDefaultCacheHoldsALargeProgramsBlocks() {
         int n = 100_000;
-        MemoryImage m = branchesToThemselves(n);
-        CodeWalker w = new CodeWalker(m, new InstructionClassifier(Profile.AR), false, 4096);
+        CodeWalker w = walker(branchesToThemselves(n), Profile.AR, false, 4096);
         for (int round = 0; round < 2; round++) {
             for (int i = 0; i < n; i++) {
                 w.block(4L * i, Isa.A32);
