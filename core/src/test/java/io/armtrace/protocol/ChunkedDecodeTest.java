@@ -239,10 +239,11 @@ class ChunkedDecodeTest {
         assertThat(out.toByteArray()).isEqualTo(expected);
         assertThat(split.chunks()).isGreaterThan(8);
         assertThat(asked.get()).as("first buffers asked of the pieces").isEqualTo(opened.get());
-        // fresh ones only where none had been given up yet (the probes run first, then the pieces; with 18 of 47
-        // when written, against 45 with each formatter keeping its buffer, and none asked before)
+        // fresh ones only where none had been given up yet (the probes run first, then the pieces). How many were
+        // in use at once depends on the threads' timing: 18 to 23 of 47 seen, against 45 with each formatter
+        // keeping its buffer (and none asked before); the bound lies between the two (at half, a loaded run failed)
         assertThat(distinct.size()).as("distinct first buffers of %d formatters", opened.get())
-                .isLessThan(opened.get() / 2);
+                .isLessThan(opened.get() * 3 / 4);
     }
 
     /** {@code source}'s trace repeated to at least {@code bytes}, with its image and registers. */
