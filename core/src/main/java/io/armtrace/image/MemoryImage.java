@@ -18,6 +18,10 @@ import java.util.List;
  *
  * <p>Instances are not thread-safe while regions are being added; once built they can be read from
  * several threads if each uses its own {@link #copy()}, since the last-hit cache is per instance.
+ *
+ * <p>A copy made by {@link #keeping()} also keeps what decoders build on it ({@link #kept}): the block cache a
+ * decoder walked into stays with the copy, so that the next decoder on the same thread starts with its blocks
+ * (the pieces of one source that {@code ChunkedDecode} gives a thread one after the other).
  */
 public final class MemoryImage {
 
@@ -56,6 +60,8 @@ public final class MemoryImage {
     private long[] pieceBase = new long[0];
     private boolean dirty;
     private int last = -1;
+    /** What decoders built on this copy, by key, when it is a {@link #keeping()} copy; null otherwise. */
+    private java.util.Map<Object, Object> kept;
 
     public MemoryImage() {
     }
@@ -76,6 +82,38 @@ public final class MemoryImage {
         return new MemoryImage(this);
     }
 
+    /**
+     * A {@link #copy()} that keeps what decoders build on it: the copy of one thread that decodes several pieces
+     * of the same source in turn. Like any copy it belongs to one thread; nothing may be added to it.
+     */
+    public MemoryImage keeping() {
+        MemoryImage m = new MemoryImage(this);
+        m.kept = new java.util.HashMap<>();
+        return m;
+    }
+
+    /** Whether this is a {@link #keeping()} copy. */
+    public boolean keeps() {
+        return kept != null;
+    }
+
+    /**
+     * What {@code make} builds for {@code key} on this memory: made anew each time, or on a {@link #keeping()}
+     * copy the one made the first time (a key must say everything the made thing depends on besides the memory).
+     */
+    @SuppressWarnings("unchecked")
+    public <T> T kept(Object key, java.util.function.Function<MemoryImage, T> make) {
+        if (kept == null) {
+            return make.apply(this);
+        }
+        Object t = kept.get(key);
+        if (t == null) {
+            t = make.apply(this);
+            kept.put(key, t);
+        }
+        return (T) t;
+    }
+
     public MemoryImage add(long address, byte[] data, String name) {
         return add(address, ByteBuffer.wrap(data), name);
     }
@@ -83,14 +121,22 @@ public final class MemoryImage {
     /** Adds the bytes from 0 to the limit of {@code data} (which is not copied) at {@code address}. */
     public MemoryImage add(long address, ByteBuffer data, String name) {
         added.add(new Region(address, data, name));
-        dirty = true;
+        changed();
         return this;
     }
 
     public MemoryImage addAll(MemoryImage other) {
         added.addAll(other.regions());
-        dirty = true;
+        changed();
         return this;
+    }
+
+    private void changed() {
+        dirty = true;
+        last = -1; // or a read in the piece read last would not see a region added over it
+        if (kept != null) {
+            kept.clear(); // what was built on the memory before may have read what the new regions cover
+        }
     }
 
     /** The regions in the order they were added. */

@@ -89,6 +89,24 @@ public final class CodeWalker {
     private Insn prev = new Insn();
     private final int[] offsetScratch;
 
+    /** Everything a walker's blocks depend on besides its memory: the key of {@link #on}. */
+    private record Kind(Profile profile, boolean isbIsWaypoint, boolean dataBarriersAreWaypoints,
+                        boolean waitsAreWaypoints, int maxBytes, int cacheBlocks) {
+    }
+
+    /**
+     * A walker of {@code memory} built as the full constructor's, with a classifier of {@code profile}: on a
+     * {@link MemoryImage#keeping()} copy the one an earlier decoder on the same copy built with the same arguments,
+     * with every block it walked (a source's pieces decoded one after the other on one thread walk each block once,
+     * not once a piece); on any other memory a new one.
+     */
+    public static CodeWalker on(MemoryImage memory, Profile profile, boolean isbIsWaypoint,
+            boolean dataBarriersAreWaypoints, boolean waitsAreWaypoints, int maxBytes, int cacheBlocks) {
+        return memory.kept(new Kind(profile, isbIsWaypoint, dataBarriersAreWaypoints, waitsAreWaypoints, maxBytes,
+                cacheBlocks), m -> new CodeWalker(m, new InstructionClassifier(profile), isbIsWaypoint,
+                dataBarriersAreWaypoints, waitsAreWaypoints, maxBytes, cacheBlocks));
+    }
+
     /**
      * @param memory        the program image to walk
      * @param classifier    classifier for the traced core's profile

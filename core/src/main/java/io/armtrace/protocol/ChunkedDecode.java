@@ -107,15 +107,23 @@ public final class ChunkedDecode {
     }
 
     /**
-     * The input with a view of the program memory of its own: a {@code MemoryImage} keeps a read cache per
-     * instance, so each decoder thread reads through its own {@link io.armtrace.image.MemoryImage#copy()}.
+     * The input with a view of the program memory of this thread's own: a {@code MemoryImage} keeps a read cache per
+     * instance, so each decoder thread reads through its own copy, and one that keeps the decoders' block caches
+     * ({@link io.armtrace.image.MemoryImage#keeping()}), so that a thread's next piece or probe starts with the
+     * blocks its pieces before walked. On a large program's trace (sqlite-mix, 1.9 MB of code, 50 MB of PTM in
+     * pieces of 4 MB) every run walked its blocks again: 1.82 million walks against 96,500 on one thread.
      */
     private DecodeInput forThisThread() {
         io.armtrace.image.ProgramImage img = input.image();
+        io.armtrace.image.MemoryImage memory = memories.computeIfAbsent(Thread.currentThread(),
+                t -> img.memory().keeping());
         return new DecodeInput(input.traceId(), input.registers(),
-                new io.armtrace.image.ProgramImage(img.memory().copy(), img.symbols(), img.lines()),
+                new io.armtrace.image.ProgramImage(memory, img.symbols(), img.lines()),
                 input.data(), input.options());
     }
+
+    /** Each decoder thread's copy of the program memory, kept while this decode runs. */
+    private final Map<Thread, io.armtrace.image.MemoryImage> memories = new java.util.concurrent.ConcurrentHashMap<>();
 
     /**
      * Decodes {@code input} to {@code sink} (without ending it), split into chunks of about

@@ -7,6 +7,35 @@ import org.junit.jupiter.api.Test;
 class MemoryImageTest {
 
     @Test
+    void aKeepingCopyKeepsWhatIsBuiltOnItUntilARegionIsAdded() {
+        MemoryImage m = new MemoryImage().add(0x1000, new byte[] {1, 2, 3, 4}, "a");
+        int[] made = {0};
+        java.util.function.Function<MemoryImage, Object> make = x -> {
+            made[0]++;
+            return new Object();
+        };
+        assertThat(m.keeps()).isFalse();
+        assertThat(m.kept("k", make)).isNotSameAs(m.kept("k", make));
+        assertThat(m.copy().keeps()).isFalse();
+
+        MemoryImage keeping = m.keeping();
+        assertThat(keeping.keeps()).isTrue();
+        assertThat(keeping.u8(0x1002)).isEqualTo(3);
+        Object k = keeping.kept("k", make);
+        assertThat(keeping.kept("k", make)).isSameAs(k);
+        assertThat(keeping.kept("other", make)).isNotSameAs(k);
+        assertThat(made[0]).isEqualTo(4);
+        assertThat(m.keeping().kept("k", make)).isNotSameAs(k);
+
+        keeping.add(0x1002, new byte[] {9}, "patch");
+        assertThat(keeping.u8(0x1002)).isEqualTo(9);
+        assertThat(keeping.kept("k", make)).isNotSameAs(k);
+        Object again = keeping.kept("k", make);
+        keeping.addAll(new MemoryImage().add(0x2000, new byte[] {7}, "b"));
+        assertThat(keeping.kept("k", make)).isNotSameAs(again);
+    }
+
+    @Test
     void laterRegionWinsWhereRegionsOverlap() {
         MemoryImage m = new MemoryImage()
                 .add(0x1000, new byte[] {1, 2, 3, 4, 5, 6, 7, 8}, "a")

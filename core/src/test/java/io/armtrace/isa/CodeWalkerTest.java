@@ -279,6 +279,44 @@ class CodeWalkerTest {
     }
 
     /**
+     * The decoders of one thread's pieces, one after the other, share a walker through the thread's keeping copy of
+     * the memory: the second finds the blocks the first walked. Other arguments, or memory that keeps nothing, give
+     * walkers of their own.
+     */
+    @Test
+    void walkersOnAKeepingCopyOfTheMemoryKeepTheirBlocksForTheNextDecoder() {
+        MemoryImage memory = branchesToThemselves(1000);
+        MemoryImage keeping = memory.keeping();
+        CodeWalker first = CodeWalker.on(keeping, Profile.AR, true, false, false, 4096, 1 << 10);
+        for (int i = 0; i < 1000; i++) {
+            first.block(4L * i, Isa.A32);
+        }
+        CodeWalker next = CodeWalker.on(keeping, Profile.AR, true, false, false, 4096, 1 << 10);
+        assertThat(next).isSameAs(first);
+        long misses = next.cacheMisses();
+        for (int i = 0; i < 1000; i++) {
+            assertThat(next.block(4L * i, Isa.A32).target()).isEqualTo(4L * i);
+        }
+        assertThat(next.cacheMisses()).isEqualTo(misses);
+
+        assertThat(CodeWalker.on(keeping, Profile.AR, false, false, false, 4096, 1 << 10)).isNotSameAs(first);
+        assertThat(CodeWalker.on(keeping, Profile.M, true, false, false, 4096, 1 << 10)).isNotSameAs(first);
+        assertThat(CodeWalker.on(keeping, Profile.AR, true, true, false, 4096, 1 << 10)).isNotSameAs(first);
+        assertThat(CodeWalker.on(keeping, Profile.AR, true, false, true, 4096, 1 << 10)).isNotSameAs(first);
+        assertThat(CodeWalker.on(keeping, Profile.AR, true, false, false, 64, 1 << 10)).isNotSameAs(first);
+        assertThat(CodeWalker.on(keeping, Profile.AR, true, false, false, 4096, 1 << 11)).isNotSameAs(first);
+        assertThat(CodeWalker.on(keeping.keeping(), Profile.AR, true, false, false, 4096, 1 << 10)).isNotSameAs(first);
+        assertThat(CodeWalker.on(memory, Profile.AR, true, false, false, 4096, 1 << 10))
+                .isNotSameAs(CodeWalker.on(memory, Profile.AR, true, false, false, 4096, 1 << 10));
+
+        // new code in the memory: the next decoder walks it afresh
+        keeping.add(0, words(0xE1A00000, 0xEAFFFFFE), "patch"); // nop; b .
+        CodeWalker after = CodeWalker.on(keeping, Profile.AR, true, false, false, 4096, 1 << 10);
+        assertThat(after).isNotSameAs(first);
+        assertThat(after.block(0, Isa.A32).count()).isEqualTo(2);
+    }
+
+    /**
      * A large program's executed code fits the default cache whole: 100,000 blocks (sqlite-mix, 1.92 MB of code, is
      * 96,500) are walked once each and never cleared, so a second pass finds every one.
      */

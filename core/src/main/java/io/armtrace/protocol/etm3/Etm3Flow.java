@@ -3,7 +3,6 @@ package io.armtrace.protocol.etm3;
 import io.armtrace.image.ProgramImage;
 import io.armtrace.isa.Block;
 import io.armtrace.isa.CodeWalker;
-import io.armtrace.isa.InstructionClassifier;
 import io.armtrace.isa.Profile;
 import io.armtrace.isa.RangeSizes;
 import io.armtrace.protocol.etm3.Etm3Packet.Kind;
@@ -114,8 +113,9 @@ public final class Etm3Flow implements io.armtrace.protocol.PacketListener<Etm3P
 
     public Etm3Flow(Etm3Config config, ProgramImage image, ElementSink sink) {
         this.config = config;
-        this.walker = new CodeWalker(image.memory().copy(),
-                new InstructionClassifier(config.armv7m() ? Profile.M : Profile.AR), false, BLOCK_BYTES);
+        io.armtrace.image.MemoryImage memory = image.memory();
+        this.walker = CodeWalker.on(memory.keeps() ? memory : memory.copy(), config.armv7m() ? Profile.M : Profile.AR,
+                false, false, false, BLOCK_BYTES, CodeWalker.DEFAULT_CACHE_BLOCKS);
         this.sink = sink;
         this.source = config.traceId();
         this.cycleAccurate = config.cycleAccurate();

@@ -5,7 +5,6 @@ import io.armtrace.image.CodeMemory;
 import io.armtrace.image.MemoryImage;
 import io.armtrace.isa.Block;
 import io.armtrace.isa.CodeWalker;
-import io.armtrace.isa.InstructionClassifier;
 import io.armtrace.isa.Profile;
 import io.armtrace.isa.RangeSizes;
 import io.armtrace.trace.CallKind;
@@ -146,7 +145,7 @@ public final class Etm4Flow implements Etm4ElementListener {
     }
 
     private CodeWalker walkerFor(MemoryImage memory) {
-        return walkers.computeIfAbsent(memory, m -> new CodeWalker(m, new InstructionClassifier(mProfile ? Profile.M : Profile.AR),
+        return walkers.computeIfAbsent(memory, m -> CodeWalker.on(m, mProfile ? Profile.M : Profile.AR,
                 true, false, config.wfiWfeAreBranches(), BLOCK_BYTES, CodeWalker.DEFAULT_CACHE_BLOCKS));
     }
 

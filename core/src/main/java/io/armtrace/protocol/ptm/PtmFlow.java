@@ -3,7 +3,6 @@ package io.armtrace.protocol.ptm;
 import io.armtrace.image.MemoryImage;
 import io.armtrace.isa.Block;
 import io.armtrace.isa.CodeWalker;
-import io.armtrace.isa.InstructionClassifier;
 import io.armtrace.isa.Profile;
 import io.armtrace.isa.RangeSizes;
 import io.armtrace.trace.CallKind;
@@ -81,8 +80,8 @@ public final class PtmFlow implements io.armtrace.protocol.PacketListener<PtmPac
         this.sink = sink;
         this.source = config.traceId();
         // IHI 0035B 2.2: ISB is always a waypoint; DMB and DSB are when ETMCCER bit 24 says so
-        this.walker = new CodeWalker(memory, new InstructionClassifier(Profile.AR), true, config.dmbDsbWaypoints(),
-                BLOCK_BYTES, CodeWalker.DEFAULT_CACHE_BLOCKS);
+        this.walker = CodeWalker.on(memory, Profile.AR, true, config.dmbDsbWaypoints(), false, BLOCK_BYTES,
+                CodeWalker.DEFAULT_CACHE_BLOCKS);
         this.returnStackOn = config.returnStack();
         this.updateBound = updateBoundBytes > 0 ? updateBoundBytes : DEFAULT_UPDATE_BYTES;
     }
