@@ -84,7 +84,7 @@ public final class MemoryImage {
 
     /**
      * A {@link #copy()} that keeps what decoders build on it: the copy of one thread that decodes several pieces
-     * of the same source in turn. Like any copy it belongs to one thread; nothing may be added to it.
+     * of the same source in turn. Like any copy it belongs to one thread; adding a region drops what it kept.
      */
     public MemoryImage keeping() {
         MemoryImage m = new MemoryImage(this);
