@@ -3,6 +3,8 @@ package io.armtrace.protocol.ptm;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.armtrace.image.MemoryImage;
+import io.armtrace.isa.CodeWalker;
+import io.armtrace.isa.Profile;
 import io.armtrace.protocol.Protocols;
 import io.armtrace.source.Registers;
 import io.armtrace.trace.DecodeError;
@@ -158,6 +160,43 @@ class PtmFlowTest {
         assertThat(ranges(l)).containsExactly("1000-1008", "1100-1104", "1108-1108", "100c-100c", "1000-1008",
                 "1100-1104", "100c-100c", "1000-1008", "1100-1104");
         assertThat(l).filteredOn(e -> e instanceof DecodeError).isEmpty();
+    }
+
+    @Test
+    void eachAtomAfterTheFirstPassFindsItsBlockThroughALinkOnTheBlockBefore() {
+        // BL 0x1100 (taken link), BX LR by the return stack (indirect link), B 0x1000 (taken link), 50 times; then
+        // the BX LR once to 0x110C by a branch packet (its indirect link names 0x100C: the table answers) and that
+        // BX LR by the return stack, back to 0x100C
+        int loops = 50;
+        Trace t = new Trace().isync(0x1000);
+        for (int i = 0; i < loops; i++) {
+            t.atoms("EEE");
+        }
+        t.atoms("E").branch(0x110C).atoms("E");
+        PtmConfig cfg = new PtmConfig(PtmConfig.CR_RETURN_STACK, 0x411CF312L, 0, 7);
+        MemoryImage memory = MEM.keeping();
+        ElementCollector c = new ElementCollector();
+        PtmPacketReader r = new PtmPacketReader(cfg, new PtmFlow(cfg, memory, c));
+        byte[] d = t.out.toByteArray();
+        r.push(d, 0, d.length);
+        r.end();
+
+        List<String> expected = new ArrayList<>();
+        for (int i = 0; i < loops; i++) {
+            expected.addAll(List.of("1000-1008", "1100-1104", "100c-100c"));
+        }
+        expected.addAll(List.of("1000-1008", "1100-1104", "110c-110c"));
+        assertThat(ranges(c.elements())).containsExactlyElementsOf(expected);
+        assertThat(c.elements()).filteredOn(e -> e instanceof DecodeError).isEmpty();
+        // the walker the flow used: the keeping copy gives it back
+        CodeWalker w = CodeWalker.on(memory, Profile.AR, true, false, false, PtmFlow.BLOCK_BYTES,
+                CodeWalker.DEFAULT_CACHE_BLOCKS);
+        assertThat(w.cacheMisses()).as("blocks walked: 0x1000, 0x1100, 0x100C, 0x110C").isEqualTo(4);
+        // walked in the first pass (no links yet) and at 0x110C (the BX LR's link names 0x100C: the table answers);
+        // the table answers once more, for 0x1000 after the first B. Every other block is found through a link: 3 a
+        // pass from the second on but for that one, and the last BL and BX LR
+        assertThat(w.cacheHits()).as("lookups answered by the table").isEqualTo(1);
+        assertThat(w.linkHits()).as("blocks found through a link").isEqualTo(3 * (loops - 1) - 1 + 2);
     }
 
     @Test
