@@ -71,17 +71,17 @@ public final class PtmFlow implements io.armtrace.protocol.PacketListener<PtmPac
     private boolean reportedUnsynced;
 
     /**
-     * The block the last atom left and how it left it, so that the next atom finds its block through a link on
-     * that block ({@link CodeWalker#next}, {@link CodeWalker#taken}, {@link CodeWalker#indirect}) instead of a
-     * lookup in the walker's table: one memory access fewer per atom where the program's code is larger than the
-     * processor's caches. Only a hint: the block it gives is used when it starts at the current address in the
-     * current state, otherwise the table answers. Not part of {@link #state}.
+     * The block the last atom left, when execution went on after its end or at its direct branch's target
+     * ({@link #linkTaken}), so that the next atom finds its block through the link on that block ({@link
+     * CodeWalker#next}, {@link CodeWalker#taken}) instead of a lookup in the walker's table: one memory access fewer
+     * per atom where the program's code is larger than the processor's caches. Only a hint: the block it gives is
+     * used when it starts at the current address in the current state (a branch address packet may have sent
+     * execution elsewhere), otherwise the table answers. Not part of {@link #state}. After an indirect branch the
+     * table answers too: a link to where it went last (as ETMv3's) saved nothing on the PTM inputs measured, and cost
+     * a small program's decode 10% (docs/performance.md, "PTM follows the block links").
      */
     private Block linkFrom;
-    private int linkKind;
-    private static final int LINK_NEXT = 0;
-    private static final int LINK_TAKEN = 1;
-    private static final int LINK_INDIRECT = 2;
+    private boolean linkTaken;
     /** Told the offset of each I-sync once it is processed (see {@link #state}); null if nobody asks. */
     private java.util.function.LongConsumer syncListener;
 
@@ -292,7 +292,7 @@ public final class PtmFlow implements io.armtrace.protocol.PacketListener<PtmPac
                 }
                 emitBlock(b, WaypointKind.EXCEPTION_CALL, false);
                 addr = b.nextAddress();
-                link(b, LINK_NEXT);
+                link(b, false);
                 continue;
             }
             switch (b.end()) {
@@ -330,11 +330,7 @@ public final class PtmFlow implements io.armtrace.protocol.PacketListener<PtmPac
         Block from = linkFrom;
         if (from != null) {
             linkFrom = null;
-            Block b = switch (linkKind) {
-                case LINK_NEXT -> walker.next(from);
-                case LINK_TAKEN -> walker.taken(from);
-                default -> walker.indirect(from, addr, isa);
-            };
+            Block b = linkTaken ? walker.taken(from) : walker.next(from);
             if (b.start() == addr && b.isa() == isa) {
                 return b;
             }
@@ -342,16 +338,16 @@ public final class PtmFlow implements io.armtrace.protocol.PacketListener<PtmPac
         return walker.block(addr, isa);
     }
 
-    private void link(Block from, int kind) {
+    private void link(Block from, boolean taken) {
         linkFrom = from;
-        linkKind = kind;
+        linkTaken = taken;
     }
 
     /** Where execution goes after the waypoint of {@code b}, given the atom. */
     private void follow(Block b, boolean e, boolean addressFollows, long offset) {
         if (!e) {
             addr = b.nextAddress();
-            link(b, LINK_NEXT);
+            link(b, false);
             return;
         }
         switch (b.kind()) {
@@ -361,7 +357,7 @@ public final class PtmFlow implements io.armtrace.protocol.PacketListener<PtmPac
                 }
                 addr = b.target();
                 isa = b.targetIsa();
-                link(b, LINK_TAKEN);
+                link(b, true);
             }
             case INDIRECT_BRANCH, EXCEPTION_RETURN -> {
                 long ret = b.returnAddress();
@@ -369,14 +365,12 @@ public final class PtmFlow implements io.armtrace.protocol.PacketListener<PtmPac
                 boolean link = b.link();
                 if (addressFollows) {
                     valid = false; // the branch address packet sets it
-                    link(b, LINK_INDIRECT);
                 } else if (returnStackOn && stackSize > 0) {
                     // 4.13: an E atom on an indirect branch is a return stack hit; compare before push.
                     addr = stackAddr[stackTop];
                     isa = stackIsa[stackTop];
                     stackTop = (stackTop + STACK - 1) % STACK;
                     stackSize--;
-                    link(b, LINK_INDIRECT);
                 } else {
                     sink.accept(new DecodeError(source,
                             returnStackOn ? "E atom on an indirect branch with an empty return stack"
@@ -390,7 +384,7 @@ public final class PtmFlow implements io.armtrace.protocol.PacketListener<PtmPac
             }
             default -> { // ISB
                 addr = b.nextAddress();
-                link(b, LINK_NEXT);
+                link(b, false);
             }
         }
     }

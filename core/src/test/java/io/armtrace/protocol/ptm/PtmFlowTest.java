@@ -163,10 +163,9 @@ class PtmFlowTest {
     }
 
     @Test
-    void eachAtomAfterTheFirstPassFindsItsBlockThroughALinkOnTheBlockBefore() {
-        // BL 0x1100 (taken link), BX LR by the return stack (indirect link), B 0x1000 (taken link), 50 times; then
-        // the BX LR once to 0x110C by a branch packet (its indirect link names 0x100C: the table answers) and that
-        // BX LR by the return stack, back to 0x100C
+    void afterADirectBranchOrAnNAtomTheNextBlockIsFoundThroughALinkOnTheBlockBefore() {
+        // BL 0x1100 (taken: a link), BX LR by the return stack (indirect: the table), B 0x1000 (taken: a link), 50
+        // times; then BL, and the BX LR once to 0x110C by a branch packet, and that BX LR by the return stack
         int loops = 50;
         Trace t = new Trace().isync(0x1000);
         for (int i = 0; i < loops; i++) {
@@ -192,11 +191,11 @@ class PtmFlowTest {
         CodeWalker w = CodeWalker.on(memory, Profile.AR, true, false, false, PtmFlow.BLOCK_BYTES,
                 CodeWalker.DEFAULT_CACHE_BLOCKS);
         assertThat(w.cacheMisses()).as("blocks walked: 0x1000, 0x1100, 0x100C, 0x110C").isEqualTo(4);
-        // walked in the first pass (no links yet) and at 0x110C (the BX LR's link names 0x100C: the table answers);
-        // the table answers once more, for 0x1000 after the first B. Every other block is found through a link: 3 a
-        // pass from the second on but for that one, and the last BL and BX LR
-        assertThat(w.cacheHits()).as("lookups answered by the table").isEqualTo(1);
-        assertThat(w.linkHits()).as("blocks found through a link").isEqualTo(3 * (loops - 1) - 1 + 2);
+        // the table answers for 0x100C after each return from the second pass on, and for 0x1000 after the first B
+        // (its link not made yet)
+        assertThat(w.cacheHits()).as("lookups answered by the table").isEqualTo(loops);
+        // the BL's target from the second pass on, the B's from the third, and the last BL's
+        assertThat(w.linkHits()).as("blocks found through a link").isEqualTo(2 * (loops - 1) + 1);
     }
 
     @Test
