@@ -194,7 +194,8 @@ class PtmFlowTest {
         // the table answers for 0x100C after each return from the second pass on, and for 0x1000 after the first B
         // (its link not made yet)
         assertThat(w.cacheHits()).as("lookups answered by the table").isEqualTo(loops);
-        // the BL's target from the second pass on, the B's from the third, and the last BL's
+        // the BL's target from the second pass on, the B's from the third on and after the last pass, and the last
+        // BL's
         assertThat(w.linkHits()).as("blocks found through a link").isEqualTo(2 * (loops - 1) + 1);
     }
 
