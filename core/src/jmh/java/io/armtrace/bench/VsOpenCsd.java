@@ -523,6 +523,12 @@ public final class VsOpenCsd {
             counts.elements++;
             next.cycles(source, cycles);
         }
+
+        @Override
+        public void traceOn(int source, io.armtrace.trace.TraceOn.Reason reason, long offset) {
+            counts.elements++;
+            next.traceOn(source, reason, offset);
+        }
     }
 
     /** Keeps every element where the JIT cannot prove it unused. */

@@ -466,7 +466,7 @@ final class DecodeCommand implements Callable<Integer> {
             next.accept(e);
         }
 
-        // ranges and cycle counts are passed on as fields, so a listing writer makes no element for them
+        // ranges, cycle counts and trace-ons are passed on as fields, so a listing writer makes no element for them
         @Override
         public void range(int source, long start, long end, int count, io.armtrace.trace.Isa isa,
                           io.armtrace.trace.WaypointKind lastKind, io.armtrace.trace.CallKind lastCall,
@@ -479,6 +479,12 @@ final class DecodeCommand implements Callable<Integer> {
         public void cycles(int source, long cycles) {
             any = true;
             next.cycles(source, cycles);
+        }
+
+        @Override
+        public void traceOn(int source, io.armtrace.trace.TraceOn.Reason reason, long offset) {
+            any = true;
+            next.traceOn(source, reason, offset);
         }
 
         @Override

@@ -1200,6 +1200,18 @@ public final class ChunkedDecode {
             }
         }
 
+        @Override
+        public void traceOn(int source, io.armtrace.trace.TraceOn.Reason reason, long offset) {
+            if (stopped) {
+                return;
+            }
+            checkCancelled();
+            listed++;
+            if (formatter != null) {
+                formatter.traceOn(source, reason, offset);
+            }
+        }
+
         /** A probe keeps every state; a chunk compares them only past its end. */
         @Override
         public boolean wantsState(long offset) {

@@ -61,7 +61,8 @@ public final class ElementPipe implements ElementSink, AutoCloseable {
     // more words (RANGE). A short range's sizes' index is 0. A cycle count: the count in bits 2-63 (CYCLES), or in
     // a second word when it does not fit (MORE, kind 0). MORE (kind in bits 2-4) also says that the source (kind
     // 1: in bits 32-63), the instruction sizes (kind 2: the next reference) or the high half of the short ranges'
-    // start (kind 4: in bits 32-63) of what follows changed, or carries an element (kind 3: the next reference).
+    // start (kind 4: in bits 32-63) of what follows changed, or carries an element (kind 3: the next reference) or a
+    // trace-on (kind 5: its reason in bits 8-15, its offset in a second word).
     private static final int SHORT_RANGE = 0;
     private static final int RANGE = 1;
     private static final int CYCLES = 2;
@@ -71,6 +72,8 @@ public final class ElementPipe implements ElementSink, AutoCloseable {
     private static final int MORE_SIZES = 2;
     private static final int MORE_ELEMENT = 3;
     private static final int MORE_HIGH = 4;
+    private static final int MORE_TRACE_ON = 5;
+    private static final TraceOn.Reason[] REASONS = TraceOn.Reason.values();
     private static final int SHORT_COUNT_MAX = 0xFF;
     private static final long SHORT_LENGTH_MAX = 0x1FFF;
 
@@ -315,6 +318,22 @@ public final class ElementPipe implements ElementSink, AutoCloseable {
             i += 2;
         }
         if ((n = i) > fullAt) {
+            handOver(0);
+        }
+    }
+
+    @Override
+    public void traceOn(int source, TraceOn.Reason reason, long offset) {
+        long[] w = this.w;
+        int i = n;
+        if (source != this.source) {
+            w[i++] = MORE | MORE_SOURCE << 2 | (long) source << 32;
+            this.source = source;
+        }
+        w[i] = MORE | MORE_TRACE_ON << 2 | reason.ordinal() << 8;
+        w[i + 1] = offset;
+        elementsInBatch += i + 2 - n; // an element's entry, as when it came as an element (see handOver)
+        if ((n = i + 2) > fullAt) {
             handOver(0);
         }
     }
@@ -593,6 +612,10 @@ public final class ElementPipe implements ElementSink, AutoCloseable {
                         case MORE_SOURCE -> source = (int) (h >> 32);
                         case MORE_SIZES -> sizes = (InstructionSizes) r[k++];
                         case MORE_HIGH -> high = h & 0xFFFFFFFF00000000L;
+                        case MORE_TRACE_ON -> {
+                            s.traceOn(source, REASONS[(f >>> 8) & 0xFF], w[i + 1]);
+                            i++;
+                        }
                         default -> s.accept((TraceElement) r[k++]);
                     }
                     i++;
@@ -639,7 +662,8 @@ public final class ElementPipe implements ElementSink, AutoCloseable {
     /** Buffers of written batches, for the next ones. */
     private final java.util.concurrent.ConcurrentLinkedQueue<byte[]> spare = new java.util.concurrent.ConcurrentLinkedQueue<>();
     private boolean helpOff;
-    // the batch being filled: how many element entries it has, and where its replay starts
+    // the batch being filled: how many words its element entries (elements and trace-ons) take, and where its replay
+    // starts
     private int elementsInBatch;
     private int startSource;
     private InstructionSizes startSizes;

@@ -3,9 +3,10 @@ package io.armtrace.trace;
 /**
  * Receives the element stream. Decoders push; views consume.
  *
- * <p>The two elements decoders make most of, instruction ranges and cycle counts, may also be handed over as
- * their fields: {@link #range} and {@link #cycles}. By default each makes the element and passes it to
- * {@link #accept}, so a sink that overrides neither sees every element there; a sink that overrides them (a
+ * <p>The elements decoders make most of, instruction ranges and cycle counts, and the trace-on of a PTM or ETMv3
+ * trace's every I-sync after a gap in tracing, may also be handed over as their fields: {@link #range},
+ * {@link #cycles} and {@link #traceOn}. By default each makes the element and passes it to {@link #accept}, so a
+ * sink that overrides none of them sees every element there; a sink that overrides them (a
  * listing writer, which formats the fields and has no use for the object) must treat the call exactly as the
  * element, in its place in the stream. A stage between a decoder and another sink that overrides them only to
  * pass them on unchanged (and sees the element nowhere else) may do so.
@@ -32,5 +33,10 @@ public interface ElementSink {
     /** The same as {@code accept(new CycleCount(source, cycles))}. */
     default void cycles(int source, long cycles) {
         accept(new CycleCount(source, cycles));
+    }
+
+    /** The same as {@code accept(new TraceOn(source, reason, offset))}. */
+    default void traceOn(int source, TraceOn.Reason reason, long offset) {
+        accept(new TraceOn(source, reason, offset));
     }
 }

@@ -901,12 +901,18 @@ public final class JsonlWriter implements ElementSink, ElementVisitor, io.armtra
     /** In bytes, as {@link #begin} and the generator would write it: a PTM trace says it at every I-sync. */
     @Override
     public void visit(TraceOn t) {
+        traceOn(t.source(), t.reason(), t.offset());
+    }
+
+    /** A trace-on handed over as its fields: its object made from them, no element made. */
+    @Override
+    public void traceOn(int source, TraceOn.Reason reason, long offset) {
         try {
-            int p = openLine(B_TRACE_ON, t.source());
+            int p = openLine(B_TRACE_ON, source);
             ListingOutput o = lines;
             byte[] b = o.buf();
-            p = ListingOutput.ascii(b, p, B_REASON[t.reason().ordinal()]);
-            p = ListingOutput.decimal(b, p, t.offset());
+            p = ListingOutput.ascii(b, p, B_REASON[reason.ordinal()]);
+            p = ListingOutput.decimal(b, p, offset);
             o.done(ListingOutput.ascii(b, p, B_END_LINE));
         } catch (IOException e) {
             throw new UncheckedIOException(e);

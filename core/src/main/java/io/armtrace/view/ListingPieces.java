@@ -60,6 +60,11 @@ public final class ListingPieces implements PieceFormat {
                 sink.cycles(source, cycles);
             }
 
+            @Override
+            public void traceOn(int source, io.armtrace.trace.TraceOn.Reason reason, long offset) {
+                sink.traceOn(source, reason, offset);
+            }
+
             /** Null where the writer says it is as a new one; else (or a writer that does not say) no other's. */
             @Override
             public Object state() {

@@ -649,14 +649,28 @@ public final class TextWriter implements ElementSink, ElementVisitor, io.armtrac
 
     @Override
     public void visit(TraceOn t) {
+        traceOnLine(t.source(), t.reason(), t.offset());
+    }
+
+    /** A trace-on handed over as its fields: the line made from them, as {@link #accept} would, no element made. */
+    @Override
+    public void traceOn(int source, TraceOn.Reason reason, long offset) {
+        if (header != null) {
+            writeHeader();
+        }
+        flushPendingReturn();
+        traceOnLine(source, reason, offset);
+    }
+
+    private void traceOnLine(int source, TraceOn.Reason reason, long offset) {
         // in bytes: a PTM trace says it at every I-sync
         ListingOutput o = out;
-        byte[] reason = REASON_BYTES[t.reason().ordinal()];
-        int p = o.room(COLUMNS_MAX + reason.length + 20 + NEWLINE_BYTES.length);
+        byte[] r = REASON_BYTES[reason.ordinal()];
+        int p = o.room(COLUMNS_MAX + r.length + 20 + NEWLINE_BYTES.length);
         byte[] b = o.buf();
-        p = columns(b, p, t.source());
-        p = ListingOutput.ascii(b, p, reason);
-        p = ListingOutput.decimal(b, p, t.offset());
+        p = columns(b, p, source);
+        p = ListingOutput.ascii(b, p, r);
+        p = ListingOutput.decimal(b, p, offset);
         o.done(ListingOutput.ascii(b, p, NEWLINE_BYTES));
     }
 

@@ -23,7 +23,7 @@ class ElementPipeTest {
     private static final InstructionSizes[] SIZES = {InstructionSizes.uniform(4), InstructionSizes.uniform(2),
             InstructionSizes.ofOffsets(new int[] {0, 2, 6, 8}), InstructionSizes.ofOffsets(new int[] {0, 4, 6})};
 
-    /** A seeded stream of calls: ranges and cycle counts as fields and as elements, and other elements. */
+    /** A seeded stream of calls: ranges, cycle counts and trace-ons as fields and as elements, and other elements. */
     private static List<TraceElement> stream(long seed, int n) {
         Random random = new Random(seed);
         List<TraceElement> s = new ArrayList<>(n);
@@ -74,13 +74,14 @@ class ElementPipeTest {
             } else if (pick < 99) {
                 s.add(new Gap(source, "gap " + i, i));
             } else {
-                s.add(new TraceOn(source, TraceOn.Reason.values()[random.nextInt(TraceOn.Reason.values().length)], i));
+                s.add(new TraceOn(source, TraceOn.Reason.values()[random.nextInt(TraceOn.Reason.values().length)],
+                        random.nextInt(4) == 0 ? random.nextLong() : i));
             }
         }
         return s;
     }
 
-    /** Gives {@code stream} to {@code sink} as a decoder does: ranges and cycle counts as fields, mostly. */
+    /** Gives {@code stream} to {@code sink} as a decoder does: ranges, cycle counts and trace-ons as fields, mostly. */
     private static void give(List<TraceElement> stream, ElementSink sink, Random random) {
         for (TraceElement e : stream) {
             if (e instanceof InstructionRange r && random.nextInt(20) != 0) {
@@ -88,6 +89,8 @@ class ElementPipeTest {
                         r.lastExecuted(), r.sizes(), r.sizesIndex());
             } else if (e instanceof CycleCount c && random.nextInt(20) != 0) {
                 sink.cycles(c.source(), c.cycles());
+            } else if (e instanceof TraceOn t && random.nextInt(20) != 0) {
+                sink.traceOn(t.source(), t.reason(), t.offset());
             } else {
                 sink.accept(e);
             }
@@ -164,6 +167,38 @@ class ElementPipeTest {
             assertThat(sink.thread.isAlive()).as("the pipe's thread ends with the stream").isFalse();
             pipe.close(); // after the end: nothing
             assertThat(sink.ends).isEqualTo(1);
+        }
+    }
+
+    /**
+     * Trace-ons handed over as fields count as elements, not as listed lines, as when they came as elements: a trace
+     * of gaps and trace-ons alone lists nothing the command would call decoded (DecodeCommand warns then).
+     */
+    @Test
+    void traceOnsAsFieldsAreElementsNotListedLines() {
+        for (boolean withCycles : new boolean[] {false, true}) {
+            List<TraceElement> stream = new ArrayList<>();
+            for (int i = 0; i < 5_000; i++) {
+                stream.add(new Gap(0x13, "lost", i * 10L));
+                stream.add(new TraceOn(i % 3 == 0 ? 0x13 : 0x10, TraceOn.Reason.values()[i % 5], i * 10L + 5));
+            }
+            if (withCycles) {
+                stream.add(new CycleCount(0x13, 7));
+            }
+            Expecting sink = new Expecting(stream, 0);
+            ElementPipe pipe = new ElementPipe(sink, "pipe-test", 64, null, null, null, 0);
+            for (TraceElement e : stream) {
+                if (e instanceof TraceOn t) {
+                    pipe.traceOn(t.source(), t.reason(), t.offset());
+                } else if (e instanceof CycleCount c) {
+                    pipe.cycles(c.source(), c.cycles());
+                } else {
+                    pipe.accept(e);
+                }
+            }
+            pipe.end();
+            assertThat(sink.seen).isEqualTo(stream.size());
+            assertThat(pipe.listedAny()).isEqualTo(withCycles);
         }
     }
 

@@ -269,8 +269,9 @@ class ListingBytesTest {
     }
 
     /**
-     * Gives {@code sink} the elements as a decoder does: most ranges and cycle counts as their fields
-     * ({@link ElementSink#range}, {@link ElementSink#cycles}), the others, and every third of these, as elements.
+     * Gives {@code sink} the elements as a decoder does: most ranges, cycle counts and trace-ons as their fields
+     * ({@link ElementSink#range}, {@link ElementSink#cycles}, {@link ElementSink#traceOn}), the others, and every
+     * third of these, as elements.
      */
     static void handOver(List<TraceElement> elements, ElementSink sink) {
         for (int i = 0; i < elements.size(); i++) {
@@ -280,6 +281,8 @@ class ListingBytesTest {
                         r.sizes(), r.sizesIndex());
             } else if (i % 3 != 0 && e instanceof CycleCount c) {
                 sink.cycles(c.source(), c.cycles());
+            } else if (i % 3 != 0 && e instanceof TraceOn t) {
+                sink.traceOn(t.source(), t.reason(), t.offset());
             } else {
                 sink.accept(e);
             }

@@ -220,7 +220,7 @@ public final class Etm3Flow implements io.armtrace.protocol.PacketListener<Etm3P
                 case 3 -> TraceOn.Reason.DEBUG_EXIT;
                 default -> TraceOn.Reason.SYNC;
             };
-            sink.accept(new TraceOn(source, r, p.offset));
+            sink.traceOn(source, r, p.offset);
         }
         if (p.hasCycleCount && cycleAccurate) {
             sink.cycles(source, p.cycleCount);

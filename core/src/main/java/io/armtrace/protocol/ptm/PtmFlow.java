@@ -220,7 +220,7 @@ public final class PtmFlow implements io.armtrace.protocol.PacketListener<PtmPac
                 case 3 -> TraceOn.Reason.DEBUG_EXIT;
                 default -> first ? TraceOn.Reason.SYNC : TraceOn.Reason.PERIODIC;
             };
-            sink.accept(new TraceOn(source, r, k.offset));
+            sink.traceOn(source, r, k.offset);
             cycles(k);
         }
         boolean changed = first || k.nonSecure != nonSecure || k.hyp != hyp
