@@ -4,9 +4,9 @@ package io.armtrace.trace;
  * Receives the element stream. Decoders push; views consume.
  *
  * <p>The elements decoders make most of, instruction ranges and cycle counts, and the trace-on of a PTM or ETMv3
- * trace's every I-sync after a gap in tracing, may also be handed over as their fields: {@link #range},
- * {@link #cycles} and {@link #traceOn}. By default each makes the element and passes it to {@link #accept}, so a
- * sink that overrides none of them sees every element there; a sink that overrides them (a
+ * trace's every I-sync after a gap in tracing (and of ETMv4's trace-on packets), may also be handed over as their
+ * fields: {@link #range}, {@link #cycles} and {@link #traceOn}. By default each makes the element and passes it to
+ * {@link #accept}, so a sink that overrides none of them sees every element there; a sink that overrides them (a
  * listing writer, which formats the fields and has no use for the object) must treat the call exactly as the
  * element, in its place in the stream. A stage between a decoder and another sink that overrides them only to
  * pass them on unchanged (and sees the element nowhere else) may do so.

@@ -246,8 +246,8 @@ public final class Etm4Flow implements Etm4ElementListener {
                     syncListener.accept(e.offset);
                 }
             }
-            case TRACE_ON -> sink.accept(new TraceOn(source,
-                    e.afterOverflow ? TraceOn.Reason.OVERFLOW : TraceOn.Reason.TRACE_ENABLED, e.offset));
+            case TRACE_ON -> sink.traceOn(source,
+                    e.afterOverflow ? TraceOn.Reason.OVERFLOW : TraceOn.Reason.TRACE_ENABLED, e.offset);
             case ADDRESS -> address(e);
             case CONTEXT -> context(e);
             case ATOM -> {
