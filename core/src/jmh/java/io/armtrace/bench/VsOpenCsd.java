@@ -69,7 +69,10 @@ import java.util.zip.GZIPInputStream;
  *                               jsonl-helped (the listing on its own thread, helped by the decoder's, as
  *                               `armtrace decode` runs it with two processors), text-pieces and jsonl-pieces (the
  *                               trace cut into pieces of 4 MiB, or VS_PIECE_BYTES, each decoded and formatted on
- *                               one of two threads, as `decode --jobs 2 --chunk-size 4M`)
+ *                               one of two threads, as `decode --jobs 2 --chunk-size 4M`); text-replay and
+ *                               jsonl-replay (the listing writer alone: the decoder's calls recorded by the first
+ *                               run, made again into a new writer by each) and null-replay (the same calls into a
+ *                               sink that only reads them: what replaying costs)
  * mtb DUMPS REPEAT              decode a fleet of MTB dumps (OpenCSD has no MTB decoder)
  * repeat SNAPSHOT OUT BYTES     write a copy of SNAPSHOT whose trace is repeated to at least BYTES
  * encode-run OUT ELF CORE NAME BYTES CHUNK [same-run]
@@ -478,6 +481,31 @@ public final class VsOpenCsd {
                         OutputStream.nullOutputStream(), 2, PIECE_BYTES);
                 c.elements = split.listed();
             }
+            case "text-replay", "jsonl-replay", "null-replay" -> {
+                // the listing writer alone: the decoder's calls recorded once (the first run, whose time is then
+                // the decode's and the recording's), then made again into a new writer each run; "null-replay", into
+                // a sink that only reads their fields: what the replay itself costs
+                if (recorded == null) {
+                    recorded = new Recorder();
+                    protocol.decode(input, recorded);
+                }
+                if (mode.startsWith("null")) {
+                    FieldReader reader = new FieldReader();
+                    recorded.replay(reader);
+                    readSum = reader.sum;
+                    c.elements = recorded.calls;
+                } else {
+                    try (PrintWriter out = new EncodingWriter(OutputStream.nullOutputStream(),
+                            StandardCharsets.UTF_8, OUT_BUF).printWriter(false)) {
+                        ElementSink w = mode.startsWith("jsonl") ? new JsonlWriter(out, input.image(), false, true)
+                                : new TextWriter(out, input.image(), false, false);
+                        recorded.replay(w);
+                        w.end();
+                    }
+                    c.elements = recorded.calls;
+                }
+                c.instructions = recorded.instructions;
+            }
             case "pipe-null" -> decode(protocol, input, c, true); // what the pipe costs the decoder
             default -> throw new IllegalArgumentException("unknown mode " + mode);
         }
@@ -528,6 +556,144 @@ public final class VsOpenCsd {
         public void traceOn(int source, io.armtrace.trace.TraceOn.Reason reason, long offset) {
             counts.elements++;
             next.traceOn(source, reason, offset);
+        }
+    }
+
+    /** Where "null-replay" leaves what it read, so that the reading is not optimised away. */
+    static volatile long readSum;
+
+    /** The calls of the "-replay" modes' decode, recorded by their first run. */
+    private static Recorder recorded;
+
+    /**
+     * The calls a decoder made to its sink, in order, to be made again: ranges, cycle counts and trace-ons as their
+     * fields, other elements as themselves, and a change of source as an entry of its own.
+     */
+    static final class Recorder implements ElementSink {
+        private static final byte RANGE = 0;
+        private static final byte CYCLES = 1;
+        private static final byte TRACE_ON = 2;
+        private static final byte ELEMENT = 3;
+        private static final byte SOURCE = 4;
+        private static final io.armtrace.trace.Isa[] ISAS = io.armtrace.trace.Isa.values();
+        private static final io.armtrace.trace.WaypointKind[] KINDS = io.armtrace.trace.WaypointKind.values();
+        private static final io.armtrace.trace.CallKind[] CALLS = io.armtrace.trace.CallKind.values();
+        private static final io.armtrace.trace.TraceOn.Reason[] REASONS = io.armtrace.trace.TraceOn.Reason.values();
+
+        /** Entries, calls among them (not the changes of source), and instructions in the ranges. */
+        private int n;
+        long calls;
+        long instructions;
+        private int source = Integer.MIN_VALUE;
+        private byte[] type = new byte[1 << 16];
+        private long[] first = new long[1 << 16];
+        private long[] second = new long[1 << 16];
+        private int[] count = new int[1 << 16];
+        private int[] small = new int[1 << 16];
+        private Object[] ref = new Object[1 << 16];
+
+        private void entry(int source, byte t) {
+            if (source != this.source) {
+                this.source = source;
+                entry(source, SOURCE);
+                small[n - 1] = source;
+                calls--;
+            }
+            if (n == type.length) {
+                int m = n * 2;
+                type = Arrays.copyOf(type, m);
+                first = Arrays.copyOf(first, m);
+                second = Arrays.copyOf(second, m);
+                count = Arrays.copyOf(count, m);
+                small = Arrays.copyOf(small, m);
+                ref = Arrays.copyOf(ref, m);
+            }
+            type[n++] = t;
+            calls++;
+        }
+
+        @Override
+        public void accept(TraceElement e) {
+            entry(e.source(), ELEMENT);
+            ref[n - 1] = e;
+            if (e instanceof InstructionRange r) {
+                instructions += r.count();
+            }
+        }
+
+        @Override
+        public void range(int source, long start, long end, int cnt, io.armtrace.trace.Isa isa,
+                          io.armtrace.trace.WaypointKind lastKind, io.armtrace.trace.CallKind lastCall,
+                          boolean lastExecuted, io.armtrace.trace.InstructionSizes sizes, int sizesIndex) {
+            entry(source, RANGE);
+            int i = n - 1;
+            first[i] = start;
+            second[i] = end;
+            count[i] = cnt;
+            small[i] = isa.ordinal() | lastKind.ordinal() << 4 | lastCall.ordinal() << 8 | (lastExecuted ? 1 << 12 : 0)
+                    | sizesIndex << 16;
+            ref[i] = sizes;
+            instructions += cnt;
+        }
+
+        @Override
+        public void cycles(int source, long cycles) {
+            entry(source, CYCLES);
+            first[n - 1] = cycles;
+        }
+
+        @Override
+        public void traceOn(int source, io.armtrace.trace.TraceOn.Reason reason, long offset) {
+            entry(source, TRACE_ON);
+            first[n - 1] = offset;
+            small[n - 1] = reason.ordinal();
+        }
+
+        /** Makes the recorded calls again, into {@code s}. */
+        void replay(ElementSink s) {
+            int source = -1;
+            for (int i = 0; i < n; i++) {
+                switch (type[i]) {
+                    case RANGE -> {
+                        int f = small[i];
+                        s.range(source, first[i], second[i], count[i], ISAS[f & 15], KINDS[(f >>> 4) & 15],
+                                CALLS[(f >>> 8) & 15], (f & 1 << 12) != 0,
+                                (io.armtrace.trace.InstructionSizes) ref[i], f >>> 16);
+                    }
+                    case CYCLES -> s.cycles(source, first[i]);
+                    case TRACE_ON -> s.traceOn(source, REASONS[small[i]], first[i]);
+                    case ELEMENT -> s.accept((TraceElement) ref[i]);
+                    default -> source = small[i];
+                }
+            }
+        }
+    }
+
+    /** Reads every field of the calls it is given, and nothing else. */
+    private static final class FieldReader implements ElementSink {
+        long sum;
+
+        @Override
+        public void accept(TraceElement e) {
+            sum += e.source();
+        }
+
+        @Override
+        public void range(int source, long start, long end, int count, io.armtrace.trace.Isa isa,
+                          io.armtrace.trace.WaypointKind lastKind, io.armtrace.trace.CallKind lastCall,
+                          boolean lastExecuted, io.armtrace.trace.InstructionSizes sizes, int sizesIndex) {
+            sum += source ^ start ^ end ^ count ^ isa.ordinal() ^ lastKind.ordinal() ^ lastCall.ordinal()
+                    ^ (lastExecuted ? 1 : 0) ^ sizes.uniformSize() ^ sizesIndex;
+        }
+
+        @Override
+        public void cycles(int source, long cycles) {
+            sum += source ^ cycles;
+        }
+
+        @Override
+        public void traceOn(int source, io.armtrace.trace.TraceOn.Reason reason, long offset) {
+            sum += source ^ reason.ordinal() ^ offset;
         }
     }
 
